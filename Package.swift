@@ -1,0 +1,32 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Interlude",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16)],
+    products: [
+        .library(name: "InterludeVAST", targets: ["InterludeVAST"]),
+        .executable(name: "interlude", targets: ["InterludeCLI"]),
+        .executable(name: "interlude-bench", targets: ["InterludeBench"]),
+    ],
+    targets: [
+        // SDK format layer: Foundation only, so it builds for iOS unchanged.
+        .target(name: "InterludeVAST"),
+
+        // Raw libxml2, used only by the benchmark as the speed reference.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+
+        .executableTarget(name: "InterludeCLI", dependencies: ["InterludeVAST"]),
+        .executableTarget(name: "InterludeBench", dependencies: ["InterludeVAST", "CLibXML2"]),
+
+        .target(name: "InterludeTestSupport", dependencies: ["InterludeVAST"]),
+
+        .testTarget(name: "InterludeVASTTests", dependencies: ["InterludeVAST", "InterludeTestSupport"]),
+        .testTarget(name: "InterludeCLITests", dependencies: ["InterludeCLI", "InterludeTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

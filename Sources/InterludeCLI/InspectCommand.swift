@@ -1,0 +1,62 @@
+import Foundation
+import InterludeVAST
+
+/// `interlude inspect FILE|-`: a readable report of an ad document.
+enum InspectCommand {
+    struct Options {
+        var path: String?
+        var json = false
+        var strict = false
+    }
+
+    static let usage = "usage: interlude inspect [--json] [--strict] FILE|-"
+
+    static func parseOptions(_ arguments: [String]) -> Result<Options, UsageError> {
+        var options = Options()
+        for argument in arguments {
+            switch argument {
+            case "--json": options.json = true
+            case "--strict": options.strict = true
+            case "-": options.path = options.path == nil ? "-" : options.path
+            case let flag where flag.hasPrefix("--"):
+                return .failure(UsageError(message: "unknown option '\(flag)'"))
+            default:
+                guard options.path == nil else { return .failure(UsageError(message: "only one FILE can be inspected")) }
+                options.path = argument
+            }
+        }
+        guard options.path != nil else { return .failure(UsageError(message: "missing FILE (or - for standard input)")) }
+        return .success(options)
+    }
+
+    struct UsageError: Error {
+        var message: String
+    }
+
+    static func run(arguments: [String], readStandardInput: () -> Data) -> CommandResult {
+        let options: Options
+        switch parseOptions(arguments) {
+        case .success(let parsed): options = parsed
+        case .failure(let error):
+            return CommandResult(output: "", errorOutput: "interlude inspect: \(error.message)\n\(usage)", exitCode: 2)
+        }
+        let data: Data
+        if options.path == "-" {
+            data = readStandardInput()
+        } else {
+            let path = options.path!
+            if path.hasPrefix("http://") || path.hasPrefix("https://") {
+                return CommandResult(
+                    output: "", errorOutput: "interlude inspect: reads files and standard input; fetch the tag first, e.g. curl -s URL | interlude inspect -",
+                    exitCode: 2)
+            }
+            guard let contents = FileManager.default.contents(atPath: path) else {
+                return CommandResult(output: "", errorOutput: "interlude inspect: cannot read '\(path)'", exitCode: 2)
+            }
+            data = contents
+        }
+        let report = InspectionReport.make(from: data, strict: options.strict)
+        let output = options.json ? report.json() : report.text()
+        return CommandResult(output: output, exitCode: report.playable ? 0 : 1)
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+extension InspectionReport {
+    /// The report as an indented tree for people.
+    func text() -> String {
+        var lines: [String] = []
+        if let vast {
+            lines.append("VAST \(vast.version.isEmpty ? "(no version)" : vast.version): \(vast.structureSummary)")
+            lines.append(contentsOf: vast.treeLines(indent: "  "))
+        } else if let vmap {
+            lines.append("VMAP \(vmap.version.isEmpty ? "(no version)" : vmap.version): \(vmap.adBreaks.count) ad break(s)")
+            for (index, adBreak) in vmap.adBreaks.enumerated() {
+                var header = "  break \(index + 1) at \(adBreak.timeOffset) [\(adBreak.breakTypes.joined(separator: ","))]"
+                if let id = adBreak.breakId { header += " id \(id)" }
+                if let repeatAfter = adBreak.repeatAfter { header += " repeats every \(repeatAfter)" }
+                lines.append(header)
+                switch adBreak.source {
+                case "adTagURI": lines.append("    source: ad tag \(adBreak.adTagURI ?? "")")
+                case "vastAdData":
+                    if let vast = adBreak.vast {
+                        lines.append("    source: embedded VAST \(vast.version): \(vast.structureSummary)")
+                        lines.append(contentsOf: vast.treeLines(indent: "      "))
+                    }
+                case "customAdData": lines.append("    source: custom ad data")
+                default: lines.append("    source: none")
+                }
+                if !adBreak.trackingEvents.isEmpty {
+                    lines.append("    break tracking: \(countsText(adBreak.trackingEvents))")
+                }
+            }
+        } else {
+            lines.append("not a usable ad document")
+        }
+        if let error {
+            lines.append("")
+            lines.append("error \(error.code): \(error.message)\(locationText(error.line, error.column))")
+        }
+        if !diagnostics.isEmpty {
+            lines.append("")
+            lines.append("\(diagnostics.count) finding(s):")
+            for problem in diagnostics {
+                lines.append("  \(problem.severity) \(problem.code): \(problem.message)\(locationText(problem.line, problem.column))")
+            }
+        }
+        lines.append("")
+        lines.append(playable ? "result: playable" : "result: no playable ad")
+        return lines.joined(separator: "\n")
+    }
+}
+
+private func locationText(_ line: Int?, _ column: Int?) -> String {
+    guard let line else { return "" }
+    return " (line \(line)\(column.map { ", column \($0)" } ?? ""))"
+}
+
+private func countsText(_ counts: [String: Int]) -> String {
+    counts.keys.sorted().map { "\($0) ×\(counts[$0]!)" }.joined(separator: ", ")
+}
+
+extension InspectionReport.VASTReport {
+    var structureSummary: String {
+        let count = ads.count
+        let noun = count == 1 ? "ad" : "ads"
+        switch structure {
+        case "pod": return "pod of \(count) \(noun)"
+        case "buffet": return "buffet of \(count) \(noun)"
+        case "pod+buffet":
+            let podSize = ads.filter { $0.sequence != nil }.count
+            return "pod of \(podSize) and buffet of \(count - podSize)"
+        default: return errorURLs.isEmpty ? "no ads" : "no ads (\(errorURLs.count) error URL(s))"
+        }
+    }
+
+    func treeLines(indent: String) -> [String] {
+        var lines: [String] = []
+        for url in errorURLs { lines.append(indent + "error URL: \(url)") }
+        for ad in ads {
+            var header = indent + "ad \(ad.id ?? "(no id)")"
+            if let sequence = ad.sequence { header += " #\(sequence)" }
+            header += " (\(ad.kind))"
+            lines.append(header)
+            let inner = indent + "  "
+            if let system = ad.adSystem { lines.append(inner + "system: \(system)") }
+            if let title = ad.title { lines.append(inner + "title: \(title)") }
+            if let duration = ad.duration { lines.append(inner + "duration: \(formatSeconds(duration)) s") }
+            lines.append(inner + "skip offset: \(ad.skipOffset ?? "not skippable")")
+            lines.append(inner + "UI hideable: \(ad.uiHideable.map { $0 ? "yes" : "no" } ?? "not stated")")
+            if let uri = ad.vastAdTagURI { lines.append(inner + "wraps: \(uri)") }
+            for file in ad.mediaFiles {
+                var description = inner + "media: \(file.type ?? "?")"
+                if let width = file.width, let height = file.height { description += " \(width)x\(height)" }
+                if let bitrate = file.bitrate { description += " \(bitrate) kbps" }
+                description += " \(file.url)"
+                lines.append(description)
+            }
+            if let click = ad.clickThrough { lines.append(inner + "click-through: \(click)") }
+            lines.append(inner + "impressions: \(ad.impressions)")
+            if !ad.trackingEvents.isEmpty { lines.append(inner + "tracking: \(countsText(ad.trackingEvents))") }
+            for url in ad.errorURLs { lines.append(inner + "error URL: \(url)") }
+            if !ad.playable { lines.append(inner + "not playable: no media file") }
+        }
+        return lines
+    }
+}
+
+private func formatSeconds(_ value: Double) -> String {
+    value == value.rounded() ? String(Int(value)) : String(format: "%.3f", value)
+}

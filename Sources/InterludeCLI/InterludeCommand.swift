@@ -1,0 +1,52 @@
+import Foundation
+
+/// The `interlude` command line: dispatches subcommands.
+enum InterludeCommand {
+    static let usage = """
+        usage: interlude <command> [options]
+
+        commands:
+          inspect FILE|-   read a VAST or VMAP document (or an HLS playlist) and report
+                           its ads, breaks, warnings and errors
+                           options: --json (machine-readable), --strict (schema enforced)
+          help             show this text
+
+        exit status: 0 ok (inspect: at least one playable ad), 1 none or invalid, 2 usage error
+        """
+
+    static func run(arguments: [String]) -> Int32 {
+        guard let command = arguments.first else {
+            writeError(usage)
+            return 2
+        }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "inspect":
+            let result = InspectCommand.run(arguments: rest, readStandardInput: { FileHandle.standardInput.readDataToEndOfFile() })
+            if !result.output.isEmpty { writeOutput(result.output) }
+            if !result.errorOutput.isEmpty { writeError(result.errorOutput) }
+            return result.exitCode
+        case "help", "--help", "-h":
+            writeOutput(usage)
+            return 0
+        default:
+            writeError("interlude: unknown command '\(command)'\n\n" + usage)
+            return 2
+        }
+    }
+
+    static func writeOutput(_ text: String) {
+        FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    }
+
+    static func writeError(_ text: String) {
+        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    }
+}
+
+/// What a subcommand produced: text for stdout and stderr, and the exit status.
+struct CommandResult: Equatable {
+    var output: String
+    var errorOutput: String = ""
+    var exitCode: Int32
+}

@@ -1,0 +1,4 @@
+import Foundation
+
+let status = InterludeCommand.run(arguments: Array(CommandLine.arguments.dropFirst()))
+exit(status)

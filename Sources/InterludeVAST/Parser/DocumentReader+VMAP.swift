@@ -1,0 +1,102 @@
+extension DocumentReader {
+    mutating func readVMAPRoot(_ root: Int) throws(VASTError) -> VMAPDocument {
+        let version = attribute("version", root)?.trimmingXMLWhitespace() ?? ""
+        if version.isEmpty {
+            violation("<VMAP> has no version attribute", at: root, code: .vmapSchemaError)
+        } else if version.split(separator: ".").first != "1" {
+            throw error(.vmapUnsupportedVersion, "VMAP version \(version) is not supported (1.0 is)", at: root)
+        }
+        var document = VMAPDocument(version: version)
+        for child in tree.childIndices(of: root) {
+            let child = Int(child)
+            switch name(child) {
+            case "AdBreak":
+                if let adBreak = try readAdBreak(child) { document.adBreaks.append(adBreak) }
+            case "Extensions":
+                document.extensions.append(contentsOf: extensions(child))
+            default:
+                break
+            }
+        }
+        return document
+    }
+
+    mutating func readAdBreak(_ element: Int) throws(VASTError) -> AdBreak? {
+        guard let rawOffset = attribute("timeOffset", element) else {
+            violation("<AdBreak> has no timeOffset; dropped", at: element, code: .vmapSchemaError)
+            return nil
+        }
+        guard let timeOffset = BreakTimeOffset(parsing: rawOffset.trimmingXMLWhitespace()) else {
+            violation("<AdBreak> timeOffset \"\(rawOffset)\" is not start, end, HH:MM:SS, n% or #n; dropped",
+                at: element, code: .vmapSchemaError)
+            return nil
+        }
+        var breakTypes: [AdBreak.BreakType] = []
+        if let rawTypes = attribute("breakType", element) {
+            breakTypes = rawTypes.split(separator: ",")
+                .map { String($0).trimmingXMLWhitespace() }
+                .filter { !$0.isEmpty }
+                .map(AdBreak.BreakType.init(rawValue:))
+        }
+        if breakTypes.isEmpty { violation("<AdBreak> has no breakType", at: element, code: .vmapSchemaError) }
+        var adBreak = AdBreak(
+            timeOffset: timeOffset, breakTypes: breakTypes, breakID: attribute("breakId", element),
+            repeatAfter: attribute("repeatAfter", element).flatMap { time($0, at: element, what: "repeatAfter") })
+        for child in tree.childIndices(of: element) {
+            let child = Int(child)
+            switch name(child) {
+            case "AdSource": adBreak.adSource = try readAdSource(child)
+            case "TrackingEvents":
+                for tracking in tree.childIndices(of: child) where name(Int(tracking)) == "Tracking" {
+                    let tracking = Int(tracking)
+                    guard let event = attribute("event", tracking), let url = urlText(tracking) else {
+                        violation("break <Tracking> needs an event and a URL; ignored", at: tracking, code: .vmapSchemaError)
+                        continue
+                    }
+                    adBreak.trackingEvents.append(BreakTrackingEvent(event: .init(rawValue: event), url: url))
+                }
+            case "Extensions": adBreak.extensions.append(contentsOf: extensions(child))
+            default: break
+            }
+        }
+        return adBreak
+    }
+
+    mutating func readAdSource(_ element: Int) throws(VASTError) -> AdSource {
+        var source = AdSource(
+            id: attribute("id", element), allowMultipleAds: boolAttribute("allowMultipleAds", element),
+            followRedirects: boolAttribute("followRedirects", element), content: nil)
+        for child in tree.childIndices(of: element) {
+            let child = Int(child)
+            switch name(child) {
+            case "VASTAdData", "VASTData":
+                guard let vast = tree.childIndices(of: child).first(where: { name(Int($0)) == "VAST" }) else {
+                    violation("<VASTAdData> holds no <VAST>", at: child, code: .vmapAdResponseExtractionError)
+                    continue
+                }
+                do {
+                    source.content = .vastAdData(try readVASTRoot(Int(vast)))
+                } catch {
+                    // A bad embedded ad response spoils its break, not the schedule.
+                    violation(
+                        "embedded VAST: \(error.message)", at: Int(vast), code: .vmapAdResponseExtractionError)
+                }
+            case "AdTagURI":
+                if let url = urlText(child) {
+                    source.content = .adTagURI(templateType: attribute("templateType", child), url: url)
+                } else {
+                    violation("<AdTagURI> is empty", at: child, code: .vmapAdResponseError)
+                }
+            case "CustomAdData":
+                source.content = .customAdData(
+                    templateType: attribute("templateType", child), rawXML: tree.rawContent(of: child))
+            default:
+                break
+            }
+        }
+        if source.content == nil {
+            warn(.vmapAdResponseError, "<AdSource> holds no usable ad response", at: element)
+        }
+        return source
+    }
+}

@@ -1,0 +1,192 @@
+/// Maps an ``XMLTree`` onto the VAST/VMAP model, collecting diagnostics.
+///
+/// One pass over each element's children with a `switch` on the local name:
+/// no repeated child lookups, no XPath-like queries.
+struct DocumentReader {
+    let tree: XMLTree
+    let mode: VASTParser.Mode
+    var diagnostics: [VASTDiagnostic] = []
+
+    init(tree: XMLTree, mode: VASTParser.Mode) {
+        self.tree = tree
+        self.mode = mode
+    }
+
+    mutating func readDocument() throws(VASTError) -> AdDocument {
+        let root = tree.root
+        let document: AdDocument
+        switch tree.elements[root].name {
+        case "VAST":
+            document = .vast(try readVASTRoot(root))
+        case "VMAP":
+            document = .vmap(try readVMAPRoot(root))
+        case "VideoAdServingTemplate":
+            throw error(.unsupportedVersion, "VAST 1.0 documents (<VideoAdServingTemplate>) are not supported", at: root)
+        case let name:
+            throw error(.unsupportedVersion, "root element <\(name)> is neither VAST nor VMAP", at: root)
+        }
+        if mode == .strict, let first = diagnostics.first(where: { $0.severity == .error }) {
+            throw VASTError(
+                code: first.code, message: first.message, line: first.line, column: first.column,
+                diagnostics: diagnostics.filter { $0.severity == .error })
+        }
+        return document
+    }
+
+    // MARK: - Diagnostics
+
+    func error(_ code: VASTErrorCode, _ message: String, at element: Int) -> VASTError {
+        let location = tree.location(ofOffset: tree.elements[element].offset)
+        return VASTError(code: code, message: message, line: location.line, column: location.column)
+    }
+
+    mutating func warn(_ code: VASTErrorCode, _ message: String, at element: Int) {
+        let location = tree.location(ofOffset: tree.elements[element].offset)
+        diagnostics.append(
+            VASTDiagnostic(
+                severity: .warning, code: code, message: message, line: location.line, column: location.column))
+    }
+
+    /// A schema violation: an error in strict mode, a warning in lenient mode.
+    mutating func violation(_ message: String, at element: Int, code: VASTErrorCode = .schemaValidationError) {
+        let location = tree.location(ofOffset: tree.elements[element].offset)
+        diagnostics.append(
+            VASTDiagnostic(
+                severity: mode == .strict ? .error : .warning, code: code, message: message,
+                line: location.line, column: location.column))
+    }
+
+    // MARK: - Element access
+
+    @inline(__always) func name(_ element: Int) -> String { tree.elements[element].name }
+
+    @inline(__always) func text(_ element: Int) -> String { tree.elements[element].text }
+
+    /// Text, or nil when empty.
+    func nonEmptyText(_ element: Int) -> String? {
+        let value = tree.elements[element].text
+        return value.isEmpty ? nil : value
+    }
+
+    /// A URL element's value: its own text, or (VAST 1/2 style) the text of
+    /// a `<URL>` child.
+    func urlText(_ element: Int) -> String? {
+        if let value = nonEmptyText(element) { return value }
+        for child in tree.childIndices(of: element) where name(Int(child)) == "URL" {
+            return nonEmptyText(Int(child))
+        }
+        return nil
+    }
+
+    @inline(__always) func attribute(_ name: String, _ element: Int) -> String? {
+        tree.attribute(name, of: element)
+    }
+
+    /// An integer attribute; an unreadable value is a violation and reads as nil.
+    mutating func intAttribute(_ attributeName: String, _ element: Int, caseInsensitive: Bool = false) -> Int? {
+        let raw = caseInsensitive
+            ? tree.attributeIgnoringCase(attributeName, of: element) : attribute(attributeName, element)
+        guard let raw else { return nil }
+        let trimmed = raw.trimmingXMLWhitespace()
+        if let value = Int(trimmed) { return value }
+        // Some servers write `width="640.0"`; keep the whole value.
+        if let value = Double(trimmed), value.isFinite, value == value.rounded(), abs(value) < 1e15 {
+            violation("attribute \(attributeName)=\"\(raw)\" on <\(name(element))> is not an integer", at: element)
+            return Int(value)
+        }
+        violation("attribute \(attributeName)=\"\(raw)\" on <\(name(element))> is not an integer", at: element)
+        return nil
+    }
+
+    /// A boolean attribute (`true`/`false`/`1`/`0`, any case).
+    mutating func boolAttribute(_ attributeName: String, _ element: Int) -> Bool? {
+        guard let raw = attribute(attributeName, element) else { return nil }
+        switch raw.trimmingXMLWhitespace().lowercased() {
+        case "true", "1": return true
+        case "false", "0": return false
+        default:
+            violation("attribute \(attributeName)=\"\(raw)\" on <\(name(element))> is not a boolean", at: element)
+            return nil
+        }
+    }
+
+    /// A `HH:MM:SS(.mmm)` value. Lenient mode also accepts a bare number of
+    /// seconds (seen in the wild) with a warning.
+    mutating func time(_ raw: String, at element: Int, what: String) -> VASTTime? {
+        let trimmed = raw.trimmingXMLWhitespace()
+        if let time = VASTTime(parsing: trimmed) { return time }
+        if let seconds = Double(trimmed), seconds.isFinite, seconds >= 0 {
+            violation("\(what) \"\(raw)\" is not HH:MM:SS(.mmm); read as \(formatNumber(seconds)) s", at: element)
+            return VASTTime(seconds: seconds)
+        }
+        violation("\(what) \"\(raw)\" is not a valid time", at: element)
+        return nil
+    }
+
+    mutating func extensions(_ element: Int) -> [VASTExtension] {
+        var result: [VASTExtension] = []
+        for child in tree.childIndices(of: element) {
+            let child = Int(child)
+            let childName = name(child)
+            guard childName == "Extension" || childName == "CreativeExtension" else { continue }
+            var attributes: [String: String] = [:]
+            for attribute in tree.elements[child].attributes where attribute.name != "type" {
+                attributes[attribute.name] = attribute.value
+            }
+            result.append(
+                VASTExtension(
+                    type: attribute("type", child), attributes: attributes, rawXML: tree.rawContent(of: child)))
+        }
+        return result
+    }
+
+    mutating func trackingEvents(_ element: Int) -> [TrackingEvent] {
+        var events: [TrackingEvent] = []
+        for child in tree.childIndices(of: element) {
+            let child = Int(child)
+            guard name(child) == "Tracking" else { continue }
+            guard let eventName = attribute("event", child) else {
+                violation("<Tracking> without an event attribute", at: child)
+                continue
+            }
+            guard let url = urlText(child) else {
+                warn(.schemaValidationError, "<Tracking event=\"\(eventName)\"> has no URL; ignored", at: child)
+                continue
+            }
+            var offset: VASTOffset?
+            if let rawOffset = attribute("offset", child) {
+                offset = VASTOffset(parsing: rawOffset.trimmingXMLWhitespace())
+                if offset == nil { violation("tracking offset \"\(rawOffset)\" is not a time or percentage", at: child) }
+            } else if eventName == TrackingEventType.progress.rawValue {
+                violation("<Tracking event=\"progress\"> without an offset", at: child)
+            }
+            events.append(TrackingEvent(event: TrackingEventType(eventName), url: url, offset: offset))
+        }
+        return events
+    }
+
+    mutating func clickURL(_ element: Int) -> ClickURL? {
+        guard let url = urlText(element) else { return nil }
+        return ClickURL(id: attribute("id", element), url: url)
+    }
+
+    mutating func adParameters(_ element: Int) -> AdParameters {
+        AdParameters(xmlEncoded: boolAttribute("xmlEncoded", element), value: text(element))
+    }
+
+    /// Reads a resource element, or nil when the element is not one.
+    mutating func resource(_ element: Int) -> CreativeResource? {
+        switch name(element) {
+        case "StaticResource":
+            guard let url = urlText(element) else { return nil }
+            return .staticResource(creativeType: attribute("creativeType", element), url: url)
+        case "IFrameResource":
+            guard let url = urlText(element) else { return nil }
+            return .iframe(url: url)
+        case "HTMLResource":
+            return .html(text(element))
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,116 @@
+/// A parsed XML document as a flat arena of elements.
+///
+/// The VAST reader walks this tree instead of reacting to SAX callbacks: ads
+/// nest deeply and the reader needs look-ahead (an `<Ad>` is a pod member only
+/// if it has `sequence`), which a tree makes simple. The arena keeps it cheap:
+/// one array of elements, children as index ranges into a second array, text
+/// only where an element has any.
+struct XMLTree: Sendable {
+    /// One element. Names are local names: the namespace prefix is dropped,
+    /// because ad servers disagree on prefixes and VMAP namespaces.
+    struct Element: Sendable {
+        var name: String
+        var attributes: [Attribute]
+        /// Character data and CDATA of this element's direct children, joined,
+        /// with leading and trailing whitespace removed.
+        var text: String
+        /// Indices of child elements in ``XMLTree/children``.
+        var childStart: Int32
+        var childCount: Int32
+        /// Byte offset of `<` of the start tag, for line/column reporting.
+        var offset: Int
+        /// Byte range of the element's content (between its tags), used to
+        /// keep the raw XML of extensions.
+        var contentStart: Int
+        var contentEnd: Int
+    }
+
+    struct Attribute: Sendable, Hashable {
+        var name: String
+        var value: String
+    }
+
+    var elements: [Element] = []
+    var children: [Int32] = []
+    /// The bytes the tree was parsed from (after any transcoding to UTF-8).
+    var source: [UInt8] = []
+
+    var root: Int { 0 }
+
+    func childIndices(of element: Int) -> ArraySlice<Int32> {
+        let node = elements[element]
+        let start = Int(node.childStart)
+        return children[start..<(start + Int(node.childCount))]
+    }
+
+    func attribute(_ name: String, of element: Int) -> String? {
+        for attribute in elements[element].attributes where attribute.name == name {
+            return attribute.value
+        }
+        return nil
+    }
+
+    /// Attribute lookup that ignores ASCII case, because real ads write
+    /// `adId`, `adID` and `AdID` for the same attribute.
+    func attributeIgnoringCase(_ name: String, of element: Int) -> String? {
+        if let exact = attribute(name, of: element) { return exact }
+        let lowered = name.lowercased()
+        for attribute in elements[element].attributes where attribute.name.lowercased() == lowered {
+            return attribute.value
+        }
+        return nil
+    }
+
+    /// The raw XML between an element's start and end tags, trimmed.
+    func rawContent(of element: Int) -> String {
+        let node = elements[element]
+        guard node.contentEnd > node.contentStart else { return "" }
+        return String(decoding: source[node.contentStart..<node.contentEnd], as: UTF8.self)
+            .trimmingXMLWhitespace()
+    }
+
+    /// 1-based line and column of a byte offset.
+    func location(ofOffset offset: Int) -> (line: Int, column: Int) {
+        XMLTree.location(ofOffset: offset, in: source)
+    }
+
+    static func location(ofOffset offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+        var line = 1
+        var lineStart = 0
+        let end = min(offset, bytes.count)
+        var index = 0
+        while index < end {
+            if bytes[index] == UInt8(ascii: "\n") {
+                line += 1
+                lineStart = index + 1
+            }
+            index += 1
+        }
+        // Columns count characters, not bytes, so multi-byte UTF-8 counts once.
+        var column = 1
+        var cursor = lineStart
+        while cursor < end {
+            if bytes[cursor] & 0xC0 != 0x80 { column += 1 }
+            cursor += 1
+        }
+        return (line, column)
+    }
+}
+
+extension String {
+    /// Trims the four XML whitespace characters (space, tab, CR, LF) only, so
+    /// that no Unicode-aware trimming runs on every URL.
+    func trimmingXMLWhitespace() -> String {
+        var utf8 = Substring(self).utf8
+        while let first = utf8.first, first.isXMLWhitespace { utf8 = utf8.dropFirst() }
+        while let last = utf8.last, last.isXMLWhitespace { utf8 = utf8.dropLast() }
+        if utf8.count == self.utf8.count { return self }
+        return String(Substring(utf8))
+    }
+}
+
+extension UInt8 {
+    @inline(__always) var isXMLWhitespace: Bool {
+        self == 0x20 || self == 0x0A || self == 0x09 || self == 0x0D
+    }
+}
