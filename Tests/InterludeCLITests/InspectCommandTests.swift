@@ -1,0 +1,120 @@
+import Foundation
+import InterludeTestSupport
+import Testing
+
+@testable import InterludeCLI
+
+@Suite("interlude inspect")
+struct InspectCommandTests {
+    func inspect(_ arguments: [String], stdin: String = "") -> CommandResult {
+        InspectCommand.run(arguments: arguments, readStandardInput: { Data(stdin.utf8) })
+    }
+
+    func corpusPath(_ relative: String) -> String { Corpus.root.appendingPathComponent(relative).path }
+
+    @Test func playableDocumentExitsZeroAndShowsTheTree() {
+        let result = inspect([corpusPath("videojs-vast/vast_skip.xml")])
+        #expect(result.exitCode == 0)
+        #expect(result.output.contains("VAST 3.0: buffet of 1 ad"))
+        #expect(result.output.contains("ad 5926628810 (inline)"))
+        #expect(result.output.contains("system: GDFP"))
+        #expect(result.output.contains("title: External - Single Inline Linear Skippable"))
+        #expect(result.output.contains("duration: 4 s"))
+        #expect(result.output.contains("skip offset: 00:00:03"))
+        #expect(result.output.contains("media: video/mp4 1280x720 240 kbps https://www.arte.tv/static/artevpv7/vast/preroll.mp4"))
+        #expect(result.output.contains("impressions: 1"))
+        #expect(result.output.contains("progress ×2"))
+        #expect(result.output.contains("result: playable"))
+    }
+
+    @Test func podAndBuffetAreNamed() {
+        let result = inspect([corpusPath("vast-client-js/wrapper-multiple-ads.xml")])
+        #expect(result.output.contains("pod of 2 and buffet of 2"))
+        #expect(result.output.contains("ad 20011 #1 (wrapper)"))
+        #expect(result.output.contains("wraps: vpaid.xml"))
+    }
+
+    @Test func uiHideableIsShown() {
+        let xml = """
+            <VAST version="4.2"><Ad id="x"><InLine><AdSystem>s</AdSystem><AdTitle>t</AdTitle><Impression>http://i</Impression>
+            <Creatives><Creative><Linear><Duration>00:00:10</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="1" height="1">http://m</MediaFile></MediaFiles></Linear></Creative></Creatives>
+            <Extensions><Extension type="uiSettings"><UiHideable>1</UiHideable></Extension></Extensions></InLine></Ad></VAST>
+            """
+        let result = inspect(["-"], stdin: xml)
+        #expect(result.exitCode == 0)
+        #expect(result.output.contains("UI hideable: yes"))
+    }
+
+    @Test func noAdDocumentExitsOne() {
+        let result = inspect([corpusPath("vast-client-js/empty-no-ad.xml")])
+        #expect(result.exitCode == 1)
+        #expect(result.output.contains("no ads (1 error URL(s))"))
+        #expect(result.output.contains("result: no playable ad"))
+    }
+
+    @Test func malformedDocumentExitsOneWithCodeAndLine() {
+        let result = inspect(["-"], stdin: "<VAST version=\"4.2\">\n<Ad>\n</VAST>")
+        #expect(result.exitCode == 1)
+        #expect(result.output.contains("error 100: malformed XML: end tag </VAST> does not match <Ad> (line 3, column 1)"))
+    }
+
+    @Test func warningsCarryCodesAndLines() {
+        let result = inspect([corpusPath("vast-client-js/sample.xml")])
+        #expect(result.output.contains("warning 101: Duration \"30\" is not HH:MM:SS(.mmm); read as 30 s (line 152, column 13)"))
+    }
+
+    @Test func strictFlagTurnsViolationsIntoErrors() {
+        let result = inspect(["--strict", corpusPath("vast-client-js/sample.xml")])
+        #expect(result.exitCode == 1)
+        #expect(result.output.contains("error 101:"))
+    }
+
+    @Test func vmapShowsBreaks() {
+        let result = inspect([corpusPath("vmap-js/correct-vmap.xml")])
+        #expect(result.exitCode == 0)
+        #expect(result.output.contains("VMAP 1.0: 3 ad break(s)"))
+        #expect(result.output.contains("break 2 at 00:10:23.125 [linear] id myid"))
+        #expect(result.output.contains("source: ad tag http://server.com/vast.xml"))
+        #expect(result.output.contains("break tracking: breakEnd ×2, breakStart ×1, error ×1"))
+    }
+
+    @Test func jsonFollowsTheDocumentedSchema() throws {
+        let result = inspect(["--json", corpusPath("vast-client-js/sample.xml")])
+        #expect(result.exitCode == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect(object["kind"] as? String == "vast")
+        #expect(object["playable"] as? Bool == true)
+        let vast = try #require(object["vast"] as? [String: Any])
+        #expect(vast["version"] as? String == "4.3")
+        #expect(vast["structure"] as? String == "pod+buffet")
+        let ads = try #require(vast["ads"] as? [[String: Any]])
+        #expect(ads.count == 2)
+        #expect(ads[0]["id"] as? String == "ad_id_0001")
+        #expect(ads[0]["kind"] as? String == "inline")
+        #expect(ads[0]["duration"] as? Double == 90.123)
+        #expect(ads[0]["impressions"] as? Int == 3)
+        #expect((ads[0]["trackingEvents"] as? [String: Int])?["progress"] == 2)
+        #expect(ads[1]["skipOffset"] as? String == "00:00:10")
+        let diagnostics = try #require(object["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.first?["code"] as? Int == 101)
+        #expect(diagnostics.first?["line"] as? Int == 152)
+    }
+
+    @Test func jsonForAnInvalidDocumentHasTheError() throws {
+        let result = inspect(["--json", "-"], stdin: "<VAST version=\"1.0\"/>")
+        #expect(result.exitCode == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect(object["kind"] as? String == "invalid")
+        #expect((object["error"] as? [String: Any])?["code"] as? Int == 102)
+    }
+
+    @Test func usageErrorsExitTwo() {
+        #expect(inspect([]).exitCode == 2)
+        #expect(inspect(["--bogus", "x"]).exitCode == 2)
+        #expect(inspect(["a.xml", "b.xml"]).exitCode == 2)
+        #expect(inspect(["/nonexistent/file.xml"]).exitCode == 2)
+        #expect(inspect(["https://ads.example.test/tag"]).exitCode == 2)
+        #expect(InterludeCommand.run(arguments: []) == 2)
+        #expect(InterludeCommand.run(arguments: ["frobnicate"]) == 2)
+    }
+}
