@@ -1,1 +1,17 @@
-print("bench")
+import Foundation
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let usage = """
+    usage: interlude-bench vast [DIR]      VAST/VMAP parse throughput vs raw libxml2 SAX (DIR default ../shared/corpus)
+           interlude-bench vast-memory     peak memory while parsing a generated 1 MiB document
+    """
+
+switch arguments.first {
+case "vast":
+    exit(VASTBenchmark.run(directory: arguments.dropFirst().first))
+case "vast-memory":
+    exit(VASTMemoryBenchmark.run(childFile: arguments.dropFirst().first))
+default:
+    FileHandle.standardError.write(Data((usage + "\n").utf8))
+    exit(2)
+}
