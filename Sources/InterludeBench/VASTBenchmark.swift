@@ -32,9 +32,18 @@ enum VASTBenchmark {
             _ = LibXML2Scan.scan(bytes, counter: counter)
         }
         print(name)
-        print(String(format: "  model parse (InterludeVAST): %8.1f MB/s  %10.0f docs/s", model.megabytesPerSecond, model.documentsPerSecond))
-        print(String(format: "  raw SAX scan (libxml2):      %8.1f MB/s  %10.0f docs/s", sax.megabytesPerSecond, sax.documentsPerSecond))
-        print(String(format: "  ratio model/SAX: %.2fx (target >= 0.50x)", model.megabytesPerSecond / sax.megabytesPerSecond))
+        print(
+            String(
+                format: "  model parse (InterludeVAST): %8.1f MB/s  %10.0f docs/s", model.megabytesPerSecond,
+                model.documentsPerSecond))
+        print(
+            String(
+                format: "  raw SAX scan (libxml2):      %8.1f MB/s  %10.0f docs/s", sax.megabytesPerSecond,
+                sax.documentsPerSecond))
+        print(
+            String(
+                format: "  ratio model/SAX: %.2fx (target >= 0.50x)", model.megabytesPerSecond / sax.megabytesPerSecond)
+        )
     }
 
     /// Runs `body` over all documents repeatedly for about a second (after a
@@ -74,7 +83,9 @@ enum VASTBenchmark {
         guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
         var documents: [[UInt8]] = []
         while let path = enumerator.nextObject() as? String {
-            guard path.hasSuffix(".xml"), let data = FileManager.default.contents(atPath: root + "/" + path) else { continue }
+            guard path.hasSuffix(".xml"), let data = FileManager.default.contents(atPath: root + "/" + path) else {
+                continue
+            }
             let bytes = [UInt8](data)
             if (try? VASTParser().parse(bytes: bytes)) != nil { documents.append(bytes) }
         }
@@ -86,11 +97,17 @@ enum VASTBenchmark {
     static func generatedPod(adCount: Int) -> VASTDocument {
         let base = "https://ads.example.test"
         let ads = (1...adCount).map { index -> Ad in
-            let tracking = ["creativeView", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete", "mute",
-                "unmute", "pause", "resume", "skip"].map {
-                TrackingEvent(event: TrackingEventType($0), url: "\(base)/track/s/\(index)/\($0)?cb=[CACHEBUSTING]&ph=[ADPLAYHEAD]")
+            let tracking = [
+                "creativeView", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete", "mute",
+                "unmute", "pause", "resume", "skip",
+            ].map {
+                TrackingEvent(
+                    event: TrackingEventType($0),
+                    url: "\(base)/track/s/\(index)/\($0)?cb=[CACHEBUSTING]&ph=[ADPLAYHEAD]")
             }
-            let renditions: [(width: Int, height: Int, bitrate: Int)] = [(640, 360, 800), (960, 540, 1500), (1280, 720, 3000)]
+            let renditions: [(width: Int, height: Int, bitrate: Int)] = [
+                (640, 360, 800), (960, 540, 1500), (1280, 720, 3000),
+            ]
             let files = renditions.map { width, height, bitrate in
                 MediaFile(
                     url: "\(base)/media/ad\(index)_\(height)p.mp4", id: "m\(index)-\(height)", delivery: .progressive,
@@ -98,7 +115,8 @@ enum VASTBenchmark {
                     scalable: true, maintainAspectRatio: true)
             }
             let linear = Linear(
-                duration: VASTTime(milliseconds: 15_000), skipOffset: index % 2 == 0 ? .time(VASTTime(milliseconds: 5000)) : nil,
+                duration: VASTTime(milliseconds: 15_000),
+                skipOffset: index % 2 == 0 ? .time(VASTTime(milliseconds: 5000)) : nil,
                 mediaFiles: files, trackingEvents: tracking,
                 videoClicks: VideoClicks(
                     clickThrough: ClickURL(url: "\(base)/landing/\(index)"),
@@ -106,7 +124,9 @@ enum VASTBenchmark {
             let inLine = InLine(
                 adSystem: AdSystem(name: "Interlude", version: "1.0"), adTitle: "Generated ad \(index)",
                 adServingID: "serving-\(index)",
-                impressions: [Impression(id: "imp", url: "\(base)/track/s/\(index)/impression?cb=[CACHEBUSTING]&t=[TIMESTAMP]")],
+                impressions: [
+                    Impression(id: "imp", url: "\(base)/track/s/\(index)/impression?cb=[CACHEBUSTING]&t=[TIMESTAMP]")
+                ],
                 advertiser: Advertiser(name: "Advertiser \(index)"),
                 errors: ["\(base)/track/s/\(index)/error?code=[ERRORCODE]"],
                 creatives: [

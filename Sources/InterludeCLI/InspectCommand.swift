@@ -21,11 +21,15 @@ enum InspectCommand {
             case let flag where flag.hasPrefix("--"):
                 return .failure(UsageError(message: "unknown option '\(flag)'"))
             default:
-                guard options.path == nil else { return .failure(UsageError(message: "only one FILE can be inspected")) }
+                guard options.path == nil else {
+                    return .failure(UsageError(message: "only one FILE can be inspected"))
+                }
                 options.path = argument
             }
         }
-        guard options.path != nil else { return .failure(UsageError(message: "missing FILE (or - for standard input)")) }
+        guard options.path != nil else {
+            return .failure(UsageError(message: "missing FILE (or - for standard input)"))
+        }
         return .success(options)
     }
 
@@ -47,7 +51,9 @@ enum InspectCommand {
             let path = options.path!
             if path.hasPrefix("http://") || path.hasPrefix("https://") {
                 return CommandResult(
-                    output: "", errorOutput: "interlude inspect: reads files and standard input; fetch the tag first, e.g. curl -s URL | interlude inspect -",
+                    output: "",
+                    errorOutput:
+                        "interlude inspect: reads files and standard input; fetch the tag first, e.g. curl -s URL | interlude inspect -",
                     exitCode: 2)
             }
             guard let contents = FileManager.default.contents(atPath: path) else {

@@ -8,9 +8,11 @@ extension InspectionReport {
             lines.append("VAST \(vast.version.isEmpty ? "(no version)" : vast.version): \(vast.structureSummary)")
             lines.append(contentsOf: vast.treeLines(indent: "  "))
         } else if let vmap {
-            lines.append("VMAP \(vmap.version.isEmpty ? "(no version)" : vmap.version): \(vmap.adBreaks.count) ad break(s)")
+            lines.append(
+                "VMAP \(vmap.version.isEmpty ? "(no version)" : vmap.version): \(vmap.adBreaks.count) ad break(s)")
             for (index, adBreak) in vmap.adBreaks.enumerated() {
-                var header = "  break \(index + 1) at \(adBreak.timeOffset) [\(adBreak.breakTypes.joined(separator: ","))]"
+                var header =
+                    "  break \(index + 1) at \(adBreak.timeOffset) [\(adBreak.breakTypes.joined(separator: ","))]"
                 if let id = adBreak.breakId { header += " id \(id)" }
                 if let repeatAfter = adBreak.repeatAfter { header += " repeats every \(repeatAfter)" }
                 lines.append(header)
@@ -39,7 +41,9 @@ extension InspectionReport {
             lines.append("")
             lines.append("\(diagnostics.count) finding(s):")
             for problem in diagnostics {
-                lines.append("  \(problem.severity) \(problem.code): \(problem.message)\(locationText(problem.line, problem.column))")
+                lines.append(
+                    "  \(problem.severity) \(problem.code): \(problem.message)\(locationText(problem.line, problem.column))"
+                )
             }
         }
         lines.append("")

@@ -148,7 +148,9 @@ extension InspectionReport.AdReport {
             case .nonLinearAds(let ads):
                 for event in ads.trackingEvents { tracking[event.event.rawValue, default: 0] += 1 }
             case .companionAds(let ads):
-                for event in ads.companions.flatMap(\.trackingEvents) { tracking[event.event.rawValue, default: 0] += 1 }
+                for event in ads.companions.flatMap(\.trackingEvents) {
+                    tracking[event.event.rawValue, default: 0] += 1
+                }
             case nil:
                 break
             }

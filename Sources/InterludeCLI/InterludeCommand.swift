@@ -22,7 +22,8 @@ enum InterludeCommand {
         let rest = Array(arguments.dropFirst())
         switch command {
         case "inspect":
-            let result = InspectCommand.run(arguments: rest, readStandardInput: { FileHandle.standardInput.readDataToEndOfFile() })
+            let result = InspectCommand.run(
+                arguments: rest, readStandardInput: { FileHandle.standardInput.readDataToEndOfFile() })
             if !result.output.isEmpty { writeOutput(result.output) }
             if !result.errorOutput.isEmpty { writeError(result.errorOutput) }
             return result.exitCode

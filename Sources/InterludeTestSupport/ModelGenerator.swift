@@ -33,8 +33,10 @@ public struct ModelGenerator {
     /// A non-empty URL-like string.
     public mutating func url() -> String {
         let hosts = ["http://127.0.0.1:8080", "https://ads.example.test", "//cdn.example.test"]
-        return hosts.randomElement(using: &random)! + "/" + ["track", "imp", "media.mp4", "x?a=1&b=[CACHEBUSTING]",
-            "e?c=[ERRORCODE]", "p]]>q", "é/漢"].randomElement(using: &random)! + String(count(0...999))
+        return hosts.randomElement(using: &random)! + "/" + [
+            "track", "imp", "media.mp4", "x?a=1&b=[CACHEBUSTING]",
+            "e?c=[ERRORCODE]", "p]]>q", "é/漢",
+        ].randomElement(using: &random)! + String(count(0...999))
     }
 
     public mutating func urls(_ range: ClosedRange<Int> = 0...3) -> [String] { (0..<count(range)).map { _ in url() } }
@@ -77,7 +79,8 @@ public struct ModelGenerator {
     public mutating func ad() -> Ad {
         Ad(
             id: optionalText(), sequence: chance() ? count(1...5) : nil, conditionalAd: optionalBool(),
-            adType: chance(0.3) ? Ad.AdType(rawValue: ["video", "audio", "hybrid"].randomElement(using: &random)!) : nil,
+            adType: chance(0.3)
+                ? Ad.AdType(rawValue: ["video", "audio", "hybrid"].randomElement(using: &random)!) : nil,
             content: chance(0.7) ? .inLine(inLine()) : .wrapper(wrapper()))
     }
 
@@ -191,7 +194,8 @@ public struct ModelGenerator {
             trackingEvents: trackingEvents(),
             videoClicks: chance(0.7)
                 ? VideoClicks(
-                    clickThrough: chance() ? clickURL() : nil, clickTracking: (0..<count(0...2)).map { _ in clickURL() },
+                    clickThrough: chance() ? clickURL() : nil,
+                    clickTracking: (0..<count(0...2)).map { _ in clickURL() },
                     customClicks: (0..<count(0...1)).map { _ in clickURL() }) : nil,
             icons: (0..<count(0...1)).map { _ in icon() },
             adParameters: chance(0.3) ? AdParameters(xmlEncoded: optionalBool(), value: text()) : nil)
@@ -201,7 +205,8 @@ public struct ModelGenerator {
         MediaFile(
             url: url(), id: optionalText(),
             delivery: chance(0.8) ? (chance() ? .progressive : .streaming) : nil,
-            type: chance(0.8) ? ["video/mp4", "video/webm", "application/x-mpegURL"].randomElement(using: &random)! : nil,
+            type: chance(0.8)
+                ? ["video/mp4", "video/webm", "application/x-mpegURL"].randomElement(using: &random)! : nil,
             width: optionalInt(), height: optionalInt(), codec: optionalText(), bitrate: optionalInt(),
             minBitrate: optionalInt(), maxBitrate: optionalInt(), scalable: optionalBool(),
             maintainAspectRatio: optionalBool(), fileSize: optionalInt(), mediaType: optionalText(),
@@ -231,14 +236,16 @@ public struct ModelGenerator {
                     minSuggestedDuration: chance() ? time() : nil, apiFramework: optionalText(),
                     resources: resources(),
                     adParameters: chance(0.3) ? AdParameters(xmlEncoded: optionalBool(), value: text()) : nil,
-                    clickThrough: chance() ? clickURL() : nil, clickTracking: (0..<count(0...2)).map { _ in clickURL() })
+                    clickThrough: chance() ? clickURL() : nil, clickTracking: (0..<count(0...2)).map { _ in clickURL() }
+                )
             },
             trackingEvents: trackingEvents())
     }
 
     public mutating func companionAds() -> CompanionAds {
         CompanionAds(
-            required: chance() ? CompanionAds.Requirement(rawValue: ["all", "any", "none"].randomElement(using: &random)!) : nil,
+            required: chance()
+                ? CompanionAds.Requirement(rawValue: ["all", "any", "none"].randomElement(using: &random)!) : nil,
             companions: (0..<count(0...2)).map { _ in
                 Companion(
                     id: optionalText(), width: optionalInt(), height: optionalInt(), assetWidth: optionalInt(),

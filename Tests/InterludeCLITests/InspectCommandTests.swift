@@ -21,7 +21,9 @@ struct InspectCommandTests {
         #expect(result.output.contains("title: External - Single Inline Linear Skippable"))
         #expect(result.output.contains("duration: 4 s"))
         #expect(result.output.contains("skip offset: 00:00:03"))
-        #expect(result.output.contains("media: video/mp4 1280x720 240 kbps https://www.arte.tv/static/artevpv7/vast/preroll.mp4"))
+        #expect(
+            result.output.contains(
+                "media: video/mp4 1280x720 240 kbps https://www.arte.tv/static/artevpv7/vast/preroll.mp4"))
         #expect(result.output.contains("impressions: 1"))
         #expect(result.output.contains("progress ×2"))
         #expect(result.output.contains("result: playable"))
@@ -55,12 +57,15 @@ struct InspectCommandTests {
     @Test func malformedDocumentExitsOneWithCodeAndLine() {
         let result = inspect(["-"], stdin: "<VAST version=\"4.2\">\n<Ad>\n</VAST>")
         #expect(result.exitCode == 1)
-        #expect(result.output.contains("error 100: malformed XML: end tag </VAST> does not match <Ad> (line 3, column 1)"))
+        #expect(
+            result.output.contains("error 100: malformed XML: end tag </VAST> does not match <Ad> (line 3, column 1)"))
     }
 
     @Test func warningsCarryCodesAndLines() {
         let result = inspect([corpusPath("vast-client-js/sample.xml")])
-        #expect(result.output.contains("warning 101: Duration \"30\" is not HH:MM:SS(.mmm); read as 30 s (line 152, column 13)"))
+        #expect(
+            result.output.contains(
+                "warning 101: Duration \"30\" is not HH:MM:SS(.mmm); read as 30 s (line 152, column 13)"))
     }
 
     @Test func strictFlagTurnsViolationsIntoErrors() {

@@ -55,7 +55,9 @@ struct CorpusVASTClientTests {
         #expect(progress.map(\.offset) == [.time(VASTTime(milliseconds: 30_000)), .percent(60)])
         #expect(progress[1].url == "http://example.com/linear-progress-60%")
         let clicks = try #require(linear.videoClicks)
-        #expect(clicks.clickThrough == ClickURL(id: "click-through", url: "http://example.com/linear-clickthrough_adplayhead:[ADPLAYHEAD]"))
+        #expect(
+            clicks.clickThrough
+                == ClickURL(id: "click-through", url: "http://example.com/linear-clickthrough_adplayhead:[ADPLAYHEAD]"))
         #expect(clicks.clickTracking.map(\.id) == ["video-click-1", "video-click-2"])
         #expect(clicks.customClicks == [ClickURL(id: "custom-click-1", url: "http://example.com/linear-customclick")])
     }
@@ -83,7 +85,8 @@ struct CorpusVASTClientTests {
         #expect(icon.duration == VASTTime(milliseconds: 90_000))
         #expect(icon.offset == VASTTime(milliseconds: 15_000))
         #expect(icon.pxratio == "2")
-        #expect(icon.resources == [.staticResource(creativeType: "image/gif", url: "http://example.com/linear-icon.gif")])
+        #expect(
+            icon.resources == [.staticResource(creativeType: "image/gif", url: "http://example.com/linear-icon.gif")])
         #expect(icon.viewTracking == ["http://example.com/linear-viewtracking"])
         #expect(icon.clickThrough == "http://example.com/linear-clickthrough")
         #expect(icon.clickTracking.map(\.id) == ["icon-click-1", "icon-click-2"])
@@ -97,15 +100,22 @@ struct CorpusVASTClientTests {
         let companions = try #require(companionCreative.companionAds).companions
         #expect(companions.count == 3)
         #expect(companions[0].width == 300 && companions[0].height == 60)
-        #expect(companions[0].resources == [.staticResource(creativeType: "image/jpeg", url: "http://example.com/companion1-static-resource")])
+        #expect(
+            companions[0].resources == [
+                .staticResource(creativeType: "image/jpeg", url: "http://example.com/companion1-static-resource")
+            ])
         #expect(companions[0].altText == "Sample Alt Text Content!!!!")
-        #expect(companions[0].clickTracking == [
-            ClickURL(id: "123", url: "http://example.com/companion1-clicktracking-first"),
-            ClickURL(url: "http://example.com/companion1-clicktracking-second"),
-        ])
+        #expect(
+            companions[0].clickTracking == [
+                ClickURL(id: "123", url: "http://example.com/companion1-clicktracking-first"),
+                ClickURL(url: "http://example.com/companion1-clicktracking-second"),
+            ])
         #expect(companions[1].resources == [.iframe(url: "http://www.example.com/companion2-example.php")])
         #expect(companions[1].clickThrough == "http://www.example.com/companion2-clickthrough")
-        #expect(companions[2].resources == [.html("<a href=\"http://www.example.com\" target=\"_blank\">Some call to action HTML!</a>")])
+        #expect(
+            companions[2].resources == [
+                .html("<a href=\"http://www.example.com\" target=\"_blank\">Some call to action HTML!</a>")
+            ])
         let nonLinearAds = try #require(vast.ads[0].creatives[2].nonLinearAds)
         let nonLinear = try #require(nonLinearAds.nonLinears.first)
         #expect(nonLinear.expandedWidth == 600 && nonLinear.expandedHeight == 400)
@@ -181,13 +191,15 @@ struct CorpusVASTClientTests {
     }
 
     @Test func invalidXMLFileIsError100() throws {
-        let error = try #require(parseError(String(decoding: Corpus.data("vast-client-js/invalid-xmlfile.xml"), as: UTF8.self)))
+        let error = try #require(
+            parseError(String(decoding: Corpus.data("vast-client-js/invalid-xmlfile.xml"), as: UTF8.self)))
         #expect(error.code == .xmlParsingError)
         #expect(error.line == 1 && error.column == 1)
     }
 
     @Test func outdatedVASTIsError102() throws {
-        let error = try #require(parseError(String(decoding: Corpus.data("vast-client-js/outdated-vast.xml"), as: UTF8.self)))
+        let error = try #require(
+            parseError(String(decoding: Corpus.data("vast-client-js/outdated-vast.xml"), as: UTF8.self)))
         #expect(error.code == .unsupportedVersion)
     }
 
@@ -203,8 +215,10 @@ struct CorpusVASTClientTests {
         #expect(ad.linear?.duration == nil)
         let companions = try #require(ad.creatives[1].companionAds).companions
         #expect(companions.map(\.width) == [300, 300, 728])
-        #expect(companions[2].resources.first == .html(
-            "<div id=\"lr_comp_728x90\" style=\" width: 728px; height: 90px; display: none;\"></div>"))
+        #expect(
+            companions[2].resources.first
+                == .html(
+                    "<div id=\"lr_comp_728x90\" style=\" width: 728px; height: 90px; display: none;\"></div>"))
     }
 
     @Test func vpaid2FlashMediaFile() throws {
@@ -225,12 +239,18 @@ struct CorpusVASTClientTests {
         let wrapper = try #require(vast.ads[0].wrapper)
         #expect(wrapper.vastAdTagURI == "wrapper-b.xml")
         #expect(wrapper.errors == ["http://example.com/wrapperA-error"])
-        #expect(wrapper.impressions == [Impression(id: "wrapper-a-impression", url: "http://example.com/wrapperA-impression")])
+        #expect(
+            wrapper.impressions == [
+                Impression(id: "wrapper-a-impression", url: "http://example.com/wrapperA-impression")
+            ])
         #expect(wrapper.creatives.map(\.id) == ["a:ca1", "a:na1", "a:la1", "a:la2"])
         let firstLinear = try #require(wrapper.creatives[2].linear)
         #expect(firstLinear.duration == nil)
         #expect(firstLinear.trackingEvents.map(\.event) == [.start, .progress, .progress, .complete])
-        #expect(firstLinear.videoClicks?.customClicks == [ClickURL(id: "123", url: "http://example.com/wrapperA-linear-customclick")])
+        #expect(
+            firstLinear.videoClicks?.customClicks == [
+                ClickURL(id: "123", url: "http://example.com/wrapperA-linear-customclick")
+            ])
         #expect(wrapper.creatives[3].linear?.trackingEvents[1].offset == .percent(90))
         #expect(wrapper.extensions.first?.type == "WrapperExtension")
         #expect(vast.ads[1].wrapper?.vastAdTagURI == "vpaid.xml")
@@ -245,7 +265,10 @@ struct CorpusVASTClientTests {
         #expect(wrapper.impressions.map(\.id) == ["wrapper-b-impression1", "wrapper-b-impression2"])
         let linear = try #require(wrapper.creatives.last?.linear)
         #expect(linear.videoClicks?.clickThrough?.url == "http://example.com/wrapperB-linear-clickthrough")
-        #expect(linear.videoClicks?.clickTracking == [ClickURL(id: "WRAP", url: "http://example.com/wrapperB-linear-clicktracking")])
+        #expect(
+            linear.videoClicks?.clickTracking == [
+                ClickURL(id: "WRAP", url: "http://example.com/wrapperB-linear-clicktracking")
+            ])
     }
 
     @Test func legacyVASTAdTagURLIsRead() throws {
@@ -271,7 +294,10 @@ struct CorpusVASTClientTests {
         let wrapper = try #require(try corpusVAST("vast-client-js/wrapper-empty-no-creative.xml").ads.first?.wrapper)
         #expect(wrapper.vastAdTagURI == "empty-no-creative.xml")
         #expect(wrapper.creatives.count == 1)
-        #expect(wrapper.creatives[0].linear?.videoClicks?.clickTracking.map(\.url) == ["http://example.com/wrapper-clicktracking"])
+        #expect(
+            wrapper.creatives[0].linear?.videoClicks?.clickTracking.map(\.url) == [
+                "http://example.com/wrapper-clicktracking"
+            ])
     }
 
     @Test func wrapperUnavailableURL() throws {
@@ -286,7 +312,8 @@ struct CorpusVASTClientTests {
         #expect(vast.pod.map(\.id) == ["20011", "20012"])
         #expect(vast.buffet.map(\.id) == ["201", "2032"])
         #expect(vast.ads.allSatisfy { $0.wrapper?.allowMultipleAds == true })
-        #expect(vast.ads.map { $0.wrapper?.vastAdTagURI } == ["sample.xml", "vpaid.xml", "inline-linear.xml", "vpaid2.xml"])
+        #expect(
+            vast.ads.map { $0.wrapper?.vastAdTagURI } == ["sample.xml", "vpaid.xml", "inline-linear.xml", "vpaid2.xml"])
     }
 
     @Test func wrapperAttributesInEveryForm() throws {

@@ -23,9 +23,10 @@ struct CorpusVideoJSAndVMAPTests {
         #expect(linear.mediaFiles.map(\.width) == [640, 1280, 1280, 854])
         #expect(linear.mediaFiles.map(\.bitrate) == [143, 240, 262, 186])
         #expect(linear.trackingURLs(for: .skip).count == 1)
-        #expect(linear.trackingEvents.filter { $0.event == .progress }.map(\.offset) == [
-            .time(VASTTime(milliseconds: 5000)), .time(VASTTime(milliseconds: 30_000)),
-        ])
+        #expect(
+            linear.trackingEvents.filter { $0.event == .progress }.map(\.offset) == [
+                .time(VASTTime(milliseconds: 5000)), .time(VASTTime(milliseconds: 30_000)),
+            ])
         #expect(linear.videoClicks?.clickThrough?.id == "GDFP")
         #expect(ad.creatives[1].companionAds?.companions.first?.width == 300)
         let waterfall = try #require(ad.extensions.first)
@@ -72,9 +73,10 @@ struct CorpusVideoJSAndVMAPTests {
     @Test func vmapWithFourAdTagBreaks() throws {
         let vmap = try corpusVMAP("videojs-vast/vmap.xml")
         #expect(vmap.version == "1.0")
-        #expect(vmap.adBreaks.map(\.timeOffset) == [
-            .start, .time(VASTTime(milliseconds: 3123)), .time(VASTTime(milliseconds: 6000)), .end,
-        ])
+        #expect(
+            vmap.adBreaks.map(\.timeOffset) == [
+                .start, .time(VASTTime(milliseconds: 3123)), .time(VASTTime(milliseconds: 6000)), .end,
+            ])
         #expect(vmap.adBreaks.map(\.breakID) == ["preroll", "midroll", "midroll", "postroll"])
         let source = try #require(vmap.adBreaks[0].adSource)
         #expect(source.id == "preroll-ads")
@@ -111,9 +113,10 @@ struct CorpusVideoJSAndVMAPTests {
         let vmap = try corpusVMAP("vmap-js/correct-vmap-with-extension.xml")
         let extensions = vmap.adBreaks[0].extensions
         #expect(extensions.count == 2)
-        #expect(extensions[0].attributes == [
-            "extAttribute": "extAttribute content", "extAttribute2": "extAttribute2 content",
-        ])
+        #expect(
+            extensions[0].attributes == [
+                "extAttribute": "extAttribute content", "extAttribute2": "extAttribute2 content",
+            ])
         #expect(extensions[0].rawXML.hasPrefix("Extension value"))
         #expect(extensions[0].childText(named: "Test") == "Test value")
         #expect(extensions[1].childText(named: "Child") == "Child value")
@@ -126,7 +129,8 @@ struct CorpusVideoJSAndVMAPTests {
     }
 
     @Test func bareExtensionFragmentIsNotADocument() throws {
-        let error = try #require(parseError(String(decoding: Corpus.data("vmap-js/parsing-example.xml"), as: UTF8.self)))
+        let error = try #require(
+            parseError(String(decoding: Corpus.data("vmap-js/parsing-example.xml"), as: UTF8.self)))
         #expect(error.code == .unsupportedVersion)
     }
 

@@ -15,13 +15,16 @@ struct MacroTests {
     }
 
     @Test func percentEncodesValues() {
-        #expect(filler.fill("u=[ASSETURI]", with: [.assetURI: "http://m.test/a b.mp4?x=1&y=é"])
-            == "u=http%3A%2F%2Fm.test%2Fa%20b.mp4%3Fx%3D1%26y%3D%C3%A9")
+        #expect(
+            filler.fill("u=[ASSETURI]", with: [.assetURI: "http://m.test/a b.mp4?x=1&y=é"])
+                == "u=http%3A%2F%2Fm.test%2Fa%20b.mp4%3Fx%3D1%26y%3D%C3%A9")
     }
 
     @Test func listValuesAreJoinedByUnencodedCommas() {
-        #expect(filler.fill("v=[VASTVERSIONS]", with: [.vastVersions: .list(["2", "3", "4.1 beta"])]) == "v=2,3,4.1%20beta")
-        #expect(filler.fill("c=[BLOCKEDADCATEGORIES]", with: [.blockedAdCategories: .list(["a,b", "c"])]) == "c=a%2Cb,c")
+        #expect(
+            filler.fill("v=[VASTVERSIONS]", with: [.vastVersions: .list(["2", "3", "4.1 beta"])]) == "v=2,3,4.1%20beta")
+        #expect(
+            filler.fill("c=[BLOCKEDADCATEGORIES]", with: [.blockedAdCategories: .list(["a,b", "c"])]) == "c=a%2Cb,c")
     }
 
     @Test func unknownAndWithheldValues() {
@@ -34,8 +37,11 @@ struct MacroTests {
     }
 
     @Test func timestampIsISO8601WithMillisecondsAndZone() {
-        #expect(VASTMacroFiller.iso8601(Self.instant, in: TimeZone(secondsFromGMT: -5 * 3600)!) == "2016-01-17T03:15:07.127-05:00")
-        #expect(VASTMacroFiller.iso8601(Self.instant, in: TimeZone(secondsFromGMT: 0)!) == "2016-01-17T08:15:07.127+00:00")
+        #expect(
+            VASTMacroFiller.iso8601(Self.instant, in: TimeZone(secondsFromGMT: -5 * 3600)!)
+                == "2016-01-17T03:15:07.127-05:00")
+        #expect(
+            VASTMacroFiller.iso8601(Self.instant, in: TimeZone(secondsFromGMT: 0)!) == "2016-01-17T08:15:07.127+00:00")
         #expect(filler.fill("t=[TIMESTAMP]") == "t=2016-01-17T03%3A15%3A07.127-05%3A00")
     }
 
@@ -58,7 +64,8 @@ struct MacroTests {
 
     @Test func playheadFormat() {
         #expect(filler.fill("[ADPLAYHEAD]", with: [.adPlayhead: .playhead(seconds: 7.5)]) == "00%3A00%3A07.500")
-        #expect(filler.fill("[CONTENTPLAYHEAD]", with: [.contentPlayhead: .playhead(seconds: 3600)]) == "01%3A00%3A00.000")
+        #expect(
+            filler.fill("[CONTENTPLAYHEAD]", with: [.contentPlayhead: .playhead(seconds: 3600)]) == "01%3A00%3A00.000")
     }
 
     @Test func everyMacroInTheTableCanBeFilled() {
@@ -73,8 +80,10 @@ struct MacroTests {
 struct ErrorCodeTests {
     @Test func tableHoldsEveryVASTAndVMAPCode() {
         let numbers = VASTErrorCode.allKnown.map(\.rawValue)
-        for code in [100, 101, 102, 200, 201, 202, 203, 204, 205, 206, 300, 301, 302, 303, 304, 400, 401, 402, 403, 405,
-                     406, 407, 408, 409, 410, 411, 500, 501, 502, 503, 600, 601, 602, 603, 604, 900, 901, 902] + Array(1000...1008) {
+        for code in [
+            100, 101, 102, 200, 201, 202, 203, 204, 205, 206, 300, 301, 302, 303, 304, 400, 401, 402, 403, 405,
+            406, 407, 408, 409, 410, 411, 500, 501, 502, 503, 600, 601, 602, 603, 604, 900, 901, 902,
+        ] + Array(1000...1008) {
             #expect(numbers.contains(code), "\(code)")
         }
         #expect(numbers == numbers.sorted())

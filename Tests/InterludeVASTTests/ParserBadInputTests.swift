@@ -39,7 +39,9 @@ struct ParserBadInputTests {
     @Test func billionLaughsCannotExpand() throws {
         var xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n<!ENTITY lol \"lol\">\n"
         for level in 1...9 {
-            xml += "<!ENTITY lol\(level) \"" + String(repeating: "&lol\(level - 1 == 0 ? "" : String(level - 1));", count: 10) + "\">\n"
+            xml +=
+                "<!ENTITY lol\(level) \""
+                + String(repeating: "&lol\(level - 1 == 0 ? "" : String(level - 1));", count: 10) + "\">\n"
         }
         xml += "]>\n<VAST version=\"4.2\"><Error>&lol9;</Error></VAST>"
         #expect(parseError(xml)?.code == .xmlParsingError)
@@ -69,7 +71,9 @@ struct ParserBadInputTests {
     }
 
     @Test func nestingDeeperThanTheLimitIsRefused() throws {
-        let xml = "<VAST version=\"4.2\">" + String(repeating: "<a>", count: 100) + String(repeating: "</a>", count: 100) + "</VAST>"
+        let xml =
+            "<VAST version=\"4.2\">" + String(repeating: "<a>", count: 100) + String(repeating: "</a>", count: 100)
+            + "</VAST>"
         let error = try #require(parseError(xml))
         #expect(error.message.contains("deeper than the limit of 64"))
         #expect(parseError(xml, options: .init(maxDepth: 200)) == nil)
@@ -94,7 +98,10 @@ struct ParserBadInputTests {
         bytes += [0xC3, 0x28]
         bytes += Array("</Error></VAST>".utf8)
         let result = try VASTParser().parse(bytes: bytes)
-        guard case .vast(let vast) = result.document else { Issue.record("not VAST"); return }
+        guard case .vast(let vast) = result.document else {
+            Issue.record("not VAST")
+            return
+        }
         #expect(vast.errors.first?.hasPrefix("http://x.test/") == true)
     }
 
@@ -105,7 +112,10 @@ struct ParserBadInputTests {
         var big: [UInt8] = [0xFE, 0xFF]
         for unit in xml.utf16 { big += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
         for bytes in [little, big] {
-            guard case .vast(let vast) = try VASTParser().parse(bytes: bytes).document else { Issue.record("not VAST"); continue }
+            guard case .vast(let vast) = try VASTParser().parse(bytes: bytes).document else {
+                Issue.record("not VAST")
+                continue
+            }
             #expect(vast.errors == ["é"])
         }
     }
@@ -114,7 +124,10 @@ struct ParserBadInputTests {
         var bytes = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><VAST version=\"4.2\"><Error>caf".utf8)
         bytes.append(0xE9)  // é in Latin-1
         bytes += Array("</Error></VAST>".utf8)
-        guard case .vast(let vast) = try VASTParser().parse(bytes: bytes).document else { Issue.record("not VAST"); return }
+        guard case .vast(let vast) = try VASTParser().parse(bytes: bytes).document else {
+            Issue.record("not VAST")
+            return
+        }
         #expect(vast.errors == ["café"])
     }
 
@@ -135,7 +148,9 @@ struct ParserBadInputTests {
     }
 
     @Test func unsupportedVMAPVersionIs1001() {
-        #expect(parseError("<vmap:VMAP xmlns:vmap=\"http://www.iab.net/videosuite/vmap\" version=\"2.0\"/>")?.code == .vmapUnsupportedVersion)
+        #expect(
+            parseError("<vmap:VMAP xmlns:vmap=\"http://www.iab.net/videosuite/vmap\" version=\"2.0\"/>")?.code
+                == .vmapUnsupportedVersion)
     }
 
     @Test func askingForVMAPGivenVASTIs1002() {
@@ -152,12 +167,17 @@ struct ParserBadInputTests {
     }
 
     @Test func unterminatedCDATAAndCommentAreErrors() {
-        #expect(parseError("<VAST version=\"4.2\"><Error><![CDATA[http://x</Error></VAST>")?.message == "malformed XML: unterminated CDATA section")
-        #expect(parseError("<VAST version=\"4.2\"><!-- never closed </VAST>")?.message == "malformed XML: unterminated comment")
+        #expect(
+            parseError("<VAST version=\"4.2\"><Error><![CDATA[http://x</Error></VAST>")?.message
+                == "malformed XML: unterminated CDATA section")
+        #expect(
+            parseError("<VAST version=\"4.2\"><!-- never closed </VAST>")?.message
+                == "malformed XML: unterminated comment")
     }
 
     @Test func contentAfterTheRootIsAnError() {
-        #expect(parseError("<VAST version=\"4.2\"/><VAST version=\"4.2\"/>")?.message.contains("after the root") == true)
+        #expect(
+            parseError("<VAST version=\"4.2\"/><VAST version=\"4.2\"/>")?.message.contains("after the root") == true)
         #expect(parseError("<VAST version=\"4.2\"/>\n<!-- trailing comment is fine -->\n") == nil)
     }
 
@@ -171,7 +191,10 @@ struct ParserBadInputTests {
             <MediaFile delivery="progressive" type="video/mp4" width="1" height="1"></MediaFile></MediaFiles>
             </Linear></Creative></Creatives></InLine></Ad><Ad id="2"></Ad></VAST>
             """)
-        guard case .vast(let vast) = result.document else { Issue.record("not VAST"); return }
+        guard case .vast(let vast) = result.document else {
+            Issue.record("not VAST")
+            return
+        }
         #expect(vast.ads.map(\.id) == ["1"])
         let linear = try #require(vast.ads[0].linear)
         #expect(linear.skipOffset == nil)
@@ -196,7 +219,10 @@ struct ParserBadInputTests {
             <vmap:AdBreak timeOffset="#2" breakType="linear"><vmap:AdSource><vmap:VASTAdData><VAST version="9"/></vmap:VASTAdData></vmap:AdSource></vmap:AdBreak>
             </vmap:VMAP>
             """)
-        guard case .vmap(let vmap) = result.document else { Issue.record("not VMAP"); return }
+        guard case .vmap(let vmap) = result.document else {
+            Issue.record("not VMAP")
+            return
+        }
         #expect(vmap.adBreaks.map(\.timeOffset) == [.position(2)])
         #expect(vmap.adBreaks[0].adSource?.content == nil)
         #expect(result.diagnostics.contains { $0.code == .vmapAdResponseExtractionError })
@@ -214,9 +240,19 @@ struct ParserBadInputTests {
     }
 
     @Test func everyPrefixOfARealDocumentFailsCleanly() throws {
-        let xml = Array(VASTWriter().write(VASTDocument(version: "4.2", ads: [
-            Ad(id: "1", sequence: 1, content: .inLine(InLine(adSystem: AdSystem(name: "s"), adTitle: "t", impressions: [Impression(url: "http://i")])))
-        ])).utf8)
+        let xml = Array(
+            VASTWriter().write(
+                VASTDocument(
+                    version: "4.2",
+                    ads: [
+                        Ad(
+                            id: "1", sequence: 1,
+                            content: .inLine(
+                                InLine(
+                                    adSystem: AdSystem(name: "s"), adTitle: "t",
+                                    impressions: [Impression(url: "http://i")])))
+                    ])
+            ).utf8)
         for cut in stride(from: 0, to: xml.count - 1, by: 3) {
             #expect(throws: VASTError.self) { try VASTParser().parse(bytes: Array(xml[0..<cut])) }
         }

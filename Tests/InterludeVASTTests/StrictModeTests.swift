@@ -16,7 +16,10 @@ struct StrictModeTests {
     @Test func aSchemaValidDocumentPassesStrictMode() throws {
         let vast = try parseVAST(Self.minimalInline, mode: .strict)
         #expect(vast.ads.first?.linear?.duration == VASTTime(milliseconds: 15_000))
-        #expect(vast.ads.first?.creatives.first?.universalAdIDs == [UniversalAdID(idRegistry: "ad-id.org", value: "CNPA0484000H")])
+        #expect(
+            vast.ads.first?.creatives.first?.universalAdIDs == [
+                UniversalAdID(idRegistry: "ad-id.org", value: "CNPA0484000H")
+            ])
     }
 
     @Test func missingRequiredElementsAre101InStrictMode() throws {
@@ -55,18 +58,23 @@ struct StrictModeTests {
     }
 
     @Test func wrapperWithoutTagURIIs101InStrictMode() {
-        let xml = "<VAST version=\"3.0\"><Ad><Wrapper><AdSystem>s</AdSystem><Impression>http://i</Impression></Wrapper></Ad></VAST>"
+        let xml =
+            "<VAST version=\"3.0\"><Ad><Wrapper><AdSystem>s</AdSystem><Impression>http://i</Impression></Wrapper></Ad></VAST>"
         #expect(parseError(xml, options: .init(mode: .strict))?.message == "<Wrapper> has no VASTAdTagURI")
     }
 
     @Test func adServingIdIsOnlyRequiredFromVAST41() throws {
         let xml = Self.minimalInline.replacingOccurrences(of: "<AdServingId>sid</AdServingId>", with: "")
-        #expect(parseError(xml.replacingOccurrences(of: "version=\"4.2\"", with: "version=\"4.0\""), options: .init(mode: .strict)) == nil)
+        #expect(
+            parseError(
+                xml.replacingOccurrences(of: "version=\"4.2\"", with: "version=\"4.0\""), options: .init(mode: .strict))
+                == nil)
         #expect(parseError(xml, options: .init(mode: .strict))?.message.contains("AdServingId") == true)
     }
 
     @Test func vmapBreakWithoutBreakTypeIs1000InStrictMode() {
-        let xml = "<vmap:VMAP xmlns:vmap=\"http://www.iab.net/vmap-1.0\" version=\"1.0\"><vmap:AdBreak timeOffset=\"start\"/></vmap:VMAP>"
+        let xml =
+            "<vmap:VMAP xmlns:vmap=\"http://www.iab.net/vmap-1.0\" version=\"1.0\"><vmap:AdBreak timeOffset=\"start\"/></vmap:VMAP>"
         #expect(parseError(xml, options: .init(mode: .strict))?.code == .vmapSchemaError)
         #expect(parseError(xml) == nil)
     }
@@ -76,9 +84,10 @@ struct StrictModeTests {
 struct ModelSemanticsTests {
     @Test func uiHideableIsReadFromTheUiSettingsExtension() throws {
         func ad(_ value: String, type: String = "uiSettings") throws -> Ad {
-            try #require(try parseVAST(
-                "<VAST version=\"4.2\"><Ad><InLine><Extensions><Extension type=\"\(type)\"><UiHideable>\(value)</UiHideable></Extension></Extensions></InLine></Ad></VAST>"
-            ).ads.first)
+            try #require(
+                try parseVAST(
+                    "<VAST version=\"4.2\"><Ad><InLine><Extensions><Extension type=\"\(type)\"><UiHideable>\(value)</UiHideable></Extension></Extensions></InLine></Ad></VAST>"
+                ).ads.first)
         }
         #expect(try ad("1").uiHideable == true)
         #expect(try ad("0").uiHideable == false)
@@ -90,24 +99,30 @@ struct ModelSemanticsTests {
 
     @Test func podIsSortedBySequenceAndBuffetKeepsDocumentOrder() throws {
         let vast = try parseVAST(
-            "<VAST version=\"4.2\"><Ad id=\"b1\"><InLine/></Ad><Ad id=\"p3\" sequence=\"3\"><InLine/></Ad><Ad id=\"p1\" sequence=\"1\"><InLine/></Ad><Ad id=\"b2\"><InLine/></Ad><Ad id=\"p2\" sequence=\"2\"><InLine/></Ad></VAST>")
+            "<VAST version=\"4.2\"><Ad id=\"b1\"><InLine/></Ad><Ad id=\"p3\" sequence=\"3\"><InLine/></Ad><Ad id=\"p1\" sequence=\"1\"><InLine/></Ad><Ad id=\"b2\"><InLine/></Ad><Ad id=\"p2\" sequence=\"2\"><InLine/></Ad></VAST>"
+        )
         #expect(vast.pod.map(\.id) == ["p1", "p2", "p3"])
         #expect(vast.buffet.map(\.id) == ["b1", "b2"])
     }
 
     @Test func namespacedVASTElementsAreMatchedByLocalName() throws {
         let vast = try parseVAST(
-            "<v:VAST xmlns:v=\"http://www.iab.com/VAST\" version=\"4.1\"><v:Ad id=\"n\"><v:InLine><v:AdTitle>t</v:AdTitle></v:InLine></v:Ad></v:VAST>")
+            "<v:VAST xmlns:v=\"http://www.iab.com/VAST\" version=\"4.1\"><v:Ad id=\"n\"><v:InLine><v:AdTitle>t</v:AdTitle></v:InLine></v:Ad></v:VAST>"
+        )
         #expect(vast.ads.first?.inLine?.adTitle == "t")
     }
 
     @Test func urlsAreTrimmedOfWhitespaceAndCDATA() throws {
-        let vast = try parseVAST("<VAST version=\"4.2\"><Error>\n   <![CDATA[  http://a.test/x  ]]>\n </Error><Error>\n http://b.test/y \n</Error></VAST>")
+        let vast = try parseVAST(
+            "<VAST version=\"4.2\"><Error>\n   <![CDATA[  http://a.test/x  ]]>\n </Error><Error>\n http://b.test/y \n</Error></VAST>"
+        )
         #expect(vast.errors == ["http://a.test/x", "http://b.test/y"])
     }
 
     @Test func universalAdIdFromVAST40IdValueAttribute() throws {
-        let vast = try parseVAST("<VAST version=\"4.0\"><Ad><InLine><Creatives><Creative><UniversalAdId idRegistry=\"Ad-ID\" idValue=\"8465\"/></Creative></Creatives></InLine></Ad></VAST>")
+        let vast = try parseVAST(
+            "<VAST version=\"4.0\"><Ad><InLine><Creatives><Creative><UniversalAdId idRegistry=\"Ad-ID\" idValue=\"8465\"/></Creative></Creatives></InLine></Ad></VAST>"
+        )
         #expect(vast.ads.first?.creatives.first?.universalAdIDs == [UniversalAdID(idRegistry: "Ad-ID", value: "8465")])
     }
 }

@@ -12,7 +12,9 @@ struct TimeAndOffsetTests {
         #expect(VASTTime(parsing: "100:00:00") == VASTTime(milliseconds: 360_000_000))
     }
 
-    @Test(arguments: ["", "15", "00:15", "00:60:00", "00:00:60", "aa:bb:cc", "00:00:01.", "-1:00:00", "00:00:1", "00:00:01.x"])
+    @Test(arguments: [
+        "", "15", "00:15", "00:60:00", "00:00:60", "aa:bb:cc", "00:00:01.", "-1:00:00", "00:00:1", "00:00:01.x",
+    ])
     func rejectsMalformedTimes(text: String) {
         #expect(VASTTime(parsing: text) == nil)
     }

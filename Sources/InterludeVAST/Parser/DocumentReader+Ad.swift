@@ -33,10 +33,16 @@ extension DocumentReader {
             let child = Int(child)
             switch name(child) {
             case "InLine":
-                if body != nil { violation("<Ad> holds more than one InLine/Wrapper; the first is used", at: child); continue }
+                if body != nil {
+                    violation("<Ad> holds more than one InLine/Wrapper; the first is used", at: child)
+                    continue
+                }
                 body = .inLine(readInLine(child, version: version))
             case "Wrapper":
-                if body != nil { violation("<Ad> holds more than one InLine/Wrapper; the first is used", at: child); continue }
+                if body != nil {
+                    violation("<Ad> holds more than one InLine/Wrapper; the first is used", at: child)
+                    continue
+                }
                 body = .wrapper(readWrapper(child))
             default:
                 break
@@ -171,7 +177,8 @@ extension DocumentReader {
                 case "ExecutableResource":
                     if let url = urlText(part) {
                         verification.executableResources.append(
-                            .init(apiFramework: attribute("apiFramework", part), type: attribute("type", part), url: url))
+                            .init(
+                                apiFramework: attribute("apiFramework", part), type: attribute("type", part), url: url))
                     }
                 case "VerificationParameters": verification.verificationParameters = text(part)
                 case "TrackingEvents": verification.trackingEvents = trackingEvents(part)

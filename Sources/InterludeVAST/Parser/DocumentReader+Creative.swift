@@ -46,7 +46,9 @@ extension DocumentReader {
         if let raw = attribute("skipoffset", element) {
             linear.skipOffset = VASTOffset(parsing: raw.trimmingXMLWhitespace())
             if linear.skipOffset == nil {
-                violation("skipoffset \"\(raw)\" is neither HH:MM:SS(.mmm) nor n%; the ad is read as not skippable", at: element)
+                violation(
+                    "skipoffset \"\(raw)\" is neither HH:MM:SS(.mmm) nor n%; the ad is read as not skippable",
+                    at: element)
             }
         }
         var sawMediaFiles = false
@@ -98,7 +100,8 @@ extension DocumentReader {
                     let file = Int(file)
                     if let url = urlText(file) {
                         linear.closedCaptionFiles.append(
-                            ClosedCaptionFile(url: url, type: attribute("type", file), language: attribute("language", file)))
+                            ClosedCaptionFile(
+                                url: url, type: attribute("type", file), language: attribute("language", file)))
                     }
                 }
             default: break
@@ -195,7 +198,8 @@ extension DocumentReader {
     }
 
     mutating func readFallbackImage(_ element: Int) -> Icon.ClickFallbackImage {
-        var image = Icon.ClickFallbackImage(width: intAttribute("width", element), height: intAttribute("height", element))
+        var image = Icon.ClickFallbackImage(
+            width: intAttribute("width", element), height: intAttribute("height", element))
         for child in tree.childIndices(of: element) {
             let child = Int(child)
             switch name(child) {

@@ -27,7 +27,8 @@ extension DocumentReader {
             return nil
         }
         guard let timeOffset = BreakTimeOffset(parsing: rawOffset.trimmingXMLWhitespace()) else {
-            violation("<AdBreak> timeOffset \"\(rawOffset)\" is not start, end, HH:MM:SS, n% or #n; dropped",
+            violation(
+                "<AdBreak> timeOffset \"\(rawOffset)\" is not start, end, HH:MM:SS, n% or #n; dropped",
                 at: element, code: .vmapSchemaError)
             return nil
         }
@@ -50,7 +51,8 @@ extension DocumentReader {
                 for tracking in tree.childIndices(of: child) where name(Int(tracking)) == "Tracking" {
                     let tracking = Int(tracking)
                     guard let event = attribute("event", tracking), let url = urlText(tracking) else {
-                        violation("break <Tracking> needs an event and a URL; ignored", at: tracking, code: .vmapSchemaError)
+                        violation(
+                            "break <Tracking> needs an event and a URL; ignored", at: tracking, code: .vmapSchemaError)
                         continue
                     }
                     adBreak.trackingEvents.append(BreakTrackingEvent(event: .init(rawValue: event), url: url))

@@ -21,7 +21,8 @@ struct DocumentReader {
         case "VMAP":
             document = .vmap(try readVMAPRoot(root))
         case "VideoAdServingTemplate":
-            throw error(.unsupportedVersion, "VAST 1.0 documents (<VideoAdServingTemplate>) are not supported", at: root)
+            throw error(
+                .unsupportedVersion, "VAST 1.0 documents (<VideoAdServingTemplate>) are not supported", at: root)
         case let name:
             throw error(.unsupportedVersion, "root element <\(name)> is neither VAST nor VMAP", at: root)
         }
@@ -84,7 +85,8 @@ struct DocumentReader {
 
     /// An integer attribute; an unreadable value is a violation and reads as nil.
     mutating func intAttribute(_ attributeName: String, _ element: Int, caseInsensitive: Bool = false) -> Int? {
-        let raw = caseInsensitive
+        let raw =
+            caseInsensitive
             ? tree.attributeIgnoringCase(attributeName, of: element) : attribute(attributeName, element)
         guard let raw else { return nil }
         let trimmed = raw.trimmingXMLWhitespace()
@@ -130,7 +132,7 @@ struct DocumentReader {
             let childName = name(child)
             guard childName == "Extension" || childName == "CreativeExtension" else { continue }
             var attributes: [String: String] = [:]
-            for attribute in tree.elements[child].attributes where attribute.name != "type" {
+            for attribute in tree.attributes(of: child) where attribute.name != "type" {
                 attributes[attribute.name] = attribute.value
             }
             result.append(
@@ -156,7 +158,9 @@ struct DocumentReader {
             var offset: VASTOffset?
             if let rawOffset = attribute("offset", child) {
                 offset = VASTOffset(parsing: rawOffset.trimmingXMLWhitespace())
-                if offset == nil { violation("tracking offset \"\(rawOffset)\" is not a time or percentage", at: child) }
+                if offset == nil {
+                    violation("tracking offset \"\(rawOffset)\" is not a time or percentage", at: child)
+                }
             } else if eventName == TrackingEventType.progress.rawValue {
                 violation("<Tracking event=\"progress\"> without an offset", at: child)
             }

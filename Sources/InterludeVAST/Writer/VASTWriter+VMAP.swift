@@ -20,7 +20,8 @@ extension XMLBuilder {
             "vmap:AdBreak",
             [
                 "timeOffset": adBreak.timeOffset.formatted,
-                "breakType": adBreak.breakTypes.isEmpty ? nil : adBreak.breakTypes.map(\.rawValue).joined(separator: ","),
+                "breakType": adBreak.breakTypes.isEmpty
+                    ? nil : adBreak.breakTypes.map(\.rawValue).joined(separator: ","),
                 "breakId": adBreak.breakID, "repeatAfter": adBreak.repeatAfter?.formatted,
             ])
         if let source = adBreak.adSource { writeAdSource(source) }

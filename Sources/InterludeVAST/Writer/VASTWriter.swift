@@ -85,7 +85,9 @@ extension XMLBuilder {
         for survey in inLine.surveys { element("Survey", ["type": survey.type], text: survey.url) }
         for url in inLine.errors { element("Error", text: url) }
         for impression in inLine.impressions { element("Impression", ["id": impression.id], text: impression.url) }
-        for category in inLine.categories { element("Category", ["authority": category.authority], text: category.value) }
+        for category in inLine.categories {
+            element("Category", ["authority": category.authority], text: category.value)
+        }
         if let viewable = inLine.viewableImpression { writeViewableImpression(viewable) }
         if !inLine.adVerifications.isEmpty { writeVerifications(inLine.adVerifications) }
         if let expires = inLine.expires { element("Expires", text: String(expires)) }
@@ -113,7 +115,9 @@ extension XMLBuilder {
             element("BlockedAdCategories", ["authority": category.authority], text: category.value)
         }
         if !wrapper.creatives.isEmpty { writeCreatives(wrapper.creatives) }
-        if !wrapper.extensions.isEmpty { writeExtensions(wrapper.extensions, container: "Extensions", item: "Extension") }
+        if !wrapper.extensions.isEmpty {
+            writeExtensions(wrapper.extensions, container: "Extensions", item: "Extension")
+        }
         close("Wrapper")
     }
 

@@ -10,7 +10,9 @@ struct XMLTree: Sendable {
     /// because ad servers disagree on prefixes and VMAP namespaces.
     struct Element: Sendable {
         var name: String
-        var attributes: [Attribute]
+        /// Range of this element's attributes in ``XMLTree/attributes``.
+        var attributeStart: Int32
+        var attributeCount: Int32
         /// Character data and CDATA of this element's direct children, joined,
         /// with leading and trailing whitespace removed.
         var text: String
@@ -32,6 +34,8 @@ struct XMLTree: Sendable {
 
     var elements: [Element] = []
     var children: [Int32] = []
+    /// Attributes of all elements, each element's contiguous.
+    var attributes: [Attribute] = []
     /// The bytes the tree was parsed from (after any transcoding to UTF-8).
     var source: [UInt8] = []
 
@@ -43,8 +47,14 @@ struct XMLTree: Sendable {
         return children[start..<(start + Int(node.childCount))]
     }
 
+    func attributes(of element: Int) -> ArraySlice<Attribute> {
+        let node = elements[element]
+        let start = Int(node.attributeStart)
+        return attributes[start..<(start + Int(node.attributeCount))]
+    }
+
     func attribute(_ name: String, of element: Int) -> String? {
-        for attribute in elements[element].attributes where attribute.name == name {
+        for attribute in attributes(of: element) where attribute.name == name {
             return attribute.value
         }
         return nil
@@ -55,7 +65,7 @@ struct XMLTree: Sendable {
     func attributeIgnoringCase(_ name: String, of element: Int) -> String? {
         if let exact = attribute(name, of: element) { return exact }
         let lowered = name.lowercased()
-        for attribute in elements[element].attributes where attribute.name.lowercased() == lowered {
+        for attribute in attributes(of: element) where attribute.name.lowercased() == lowered {
             return attribute.value
         }
         return nil

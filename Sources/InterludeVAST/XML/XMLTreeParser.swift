@@ -18,7 +18,9 @@ struct XMLTreeParser {
     private struct OpenElement {
         var index: Int32
         var qualifiedName: ArraySlice<UInt8>
-        var children: [Int32]
+        /// Where this element's children start in the shared pending-children
+        /// stack (one array for all open elements: no allocation per element).
+        var pendingChildrenStart: Int
     }
 
     func parse(_ bytes: [UInt8]) throws(XMLSyntaxError) -> XMLTree {
@@ -79,10 +81,12 @@ struct XMLTreeParser {
     private func parseRootElement(_ cursor: inout Cursor, into tree: inout XMLTree) throws(XMLSyntaxError) {
         var stack: [OpenElement] = []
         var textBuffers: [[UInt8]] = []
+        var pendingChildren: [Int32] = []
         stack.reserveCapacity(16)
+        pendingChildren.reserveCapacity(64)
 
         // The root start tag.
-        if try openElement(&cursor, tree: &tree, stack: &stack, textBuffers: &textBuffers) {
+        if try openElement(&cursor, tree: &tree, stack: &stack, pendingChildren: &pendingChildren, textBuffers: &textBuffers) {
             return  // `<Root/>`
         }
 
@@ -94,7 +98,9 @@ struct XMLTreeParser {
             let depth = stack.count - 1
             if byte == UInt8(ascii: "<") {
                 if cursor.hasPrefix("</") {
-                    try closeElement(&cursor, tree: &tree, stack: &stack, textBuffers: &textBuffers)
+                    try closeElement(
+                        &cursor, tree: &tree, stack: &stack, pendingChildren: &pendingChildren,
+                        textBuffers: &textBuffers)
                 } else if cursor.hasPrefix("<!--") {
                     try cursor.skip(past: "-->", what: "comment")
                 } else if cursor.hasPrefix("<![CDATA[") {
@@ -112,7 +118,9 @@ struct XMLTreeParser {
                 } else if cursor.hasPrefix("<?") {
                     try cursor.skip(past: "?>", what: "processing instruction")
                 } else {
-                    _ = try openElement(&cursor, tree: &tree, stack: &stack, textBuffers: &textBuffers)
+                    _ = try openElement(
+                        &cursor, tree: &tree, stack: &stack, pendingChildren: &pendingChildren,
+                        textBuffers: &textBuffers)
                 }
             } else {
                 try readText(&cursor, into: &textBuffers[depth])
@@ -123,7 +131,8 @@ struct XMLTreeParser {
     /// Reads a start tag. Returns true when the element was empty (`<a/>`)
     /// and therefore already closed.
     private func openElement(
-        _ cursor: inout Cursor, tree: inout XMLTree, stack: inout [OpenElement], textBuffers: inout [[UInt8]]
+        _ cursor: inout Cursor, tree: inout XMLTree, stack: inout [OpenElement], pendingChildren: inout [Int32],
+        textBuffers: inout [[UInt8]]
     ) throws(XMLSyntaxError) -> Bool {
         let tagOffset = cursor.position
         cursor.position += 1
@@ -131,7 +140,7 @@ struct XMLTreeParser {
         if stack.count >= maxDepth {
             throw XMLSyntaxError(message: "elements nest deeper than the limit of \(maxDepth)", offset: tagOffset)
         }
-        var attributes: [XMLTree.Attribute] = []
+        let attributeStart = tree.attributes.count
         while true {
             let hadWhitespace = cursor.skipWhitespace()
             guard let byte = cursor.peek() else {
@@ -163,28 +172,30 @@ struct XMLTreeParser {
             let name = localName(attributeName)
             // Namespace declarations are not data.
             if attributeName.starts(with: xmlnsBytes) { continue }
-            if attributes.contains(where: { $0.name == name }) {
+            if tree.attributes[attributeStart...].contains(where: { $0.name == name }) {
                 throw XMLSyntaxError(message: "attribute '\(name)' appears twice", offset: nameOffset)
             }
-            attributes.append(XMLTree.Attribute(name: name, value: value))
+            tree.attributes.append(XMLTree.Attribute(name: name, value: value))
         }
         let selfClosing = cursor.bytes[cursor.position - 2] == UInt8(ascii: "/")
         let index = Int32(tree.elements.count)
         tree.elements.append(
             XMLTree.Element(
-                name: localName(qualifiedName), attributes: attributes, text: "",
+                name: localName(qualifiedName), attributeStart: Int32(attributeStart),
+                attributeCount: Int32(tree.attributes.count - attributeStart), text: "",
                 childStart: 0, childCount: 0, offset: tagOffset,
                 contentStart: cursor.position, contentEnd: cursor.position))
-        if !stack.isEmpty { stack[stack.count - 1].children.append(index) }
+        if !stack.isEmpty { pendingChildren.append(index) }
         if selfClosing { return true }
-        stack.append(OpenElement(index: index, qualifiedName: qualifiedName, children: []))
+        stack.append(OpenElement(index: index, qualifiedName: qualifiedName, pendingChildrenStart: pendingChildren.count))
         if textBuffers.count < stack.count { textBuffers.append([]) }
         textBuffers[stack.count - 1].removeAll(keepingCapacity: true)
         return false
     }
 
     private func closeElement(
-        _ cursor: inout Cursor, tree: inout XMLTree, stack: inout [OpenElement], textBuffers: inout [[UInt8]]
+        _ cursor: inout Cursor, tree: inout XMLTree, stack: inout [OpenElement], pendingChildren: inout [Int32],
+        textBuffers: inout [[UInt8]]
     ) throws(XMLSyntaxError) {
         let tagOffset = cursor.position
         cursor.position += 2
@@ -203,8 +214,9 @@ struct XMLTreeParser {
         }
         let element = Int(open.index)
         tree.elements[element].childStart = Int32(tree.children.count)
-        tree.elements[element].childCount = Int32(open.children.count)
-        tree.children.append(contentsOf: open.children)
+        tree.elements[element].childCount = Int32(pendingChildren.count - open.pendingChildrenStart)
+        tree.children.append(contentsOf: pendingChildren[open.pendingChildrenStart...])
+        pendingChildren.removeSubrange(open.pendingChildrenStart...)
         tree.elements[element].contentEnd = tagOffset
         let buffer = textBuffers[stack.count]
         if !buffer.isEmpty {

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (with AddressSanitizer) and runs each for a
+# bounded time, seeded from the shared corpus. Exits non-zero on any crash.
+#   scripts/fuzz.sh [SECONDS_PER_TARGET]   (default 60)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-${FUZZ_SECONDS:-60}}
+out=.build/fuzz
+mkdir -p "$out" fuzz-artifacts
+corpus_root=../shared/corpus
+
+build() {  # name module-name module-sources... entry-file
+    # The entry file is compiled into the module itself, so its
+    # `import <module>` is ignored and internal symbols are reachable.
+    local name=$1 module=$2; shift 2
+    echo "fuzz: building $name"
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -g \
+        -module-name "$module" "$@" -o "$out/$name" 2>&1 | grep -v -e "is part of module" -e "Cannot export local symbol" || true
+    test -x "$out/$name"
+}
+
+run() {  # name seed-dir
+    local name=$1 seeds=$2 work="$out/$1-corpus"
+    mkdir -p "$work"
+    echo "fuzz: running $name for ${seconds}s"
+    # -rss_limit_mb bounds memory; any crash, leak or timeout fails the run.
+    "$out/$name" "$work" "$seeds" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+        -artifact_prefix=fuzz-artifacts/"$name"- -print_final_stats=1 2>&1 | tail -n 12
+    return "${PIPESTATUS[0]}"
+}
+
+vast_sources=$(find Sources/InterludeVAST -name '*.swift' | sort)
+status=0
+
+if [ -f Fuzz/VASTFuzz.swift ]; then
+    seeds="$out/vast-seeds"; rm -rf "$seeds"; mkdir -p "$seeds"
+    find "$corpus_root" -name '*.xml' -exec cp {} "$seeds"/ \;
+    # shellcheck disable=SC2086
+    build vast InterludeVAST $vast_sources Fuzz/VASTFuzz.swift
+    run vast "$seeds" || status=1
+
+    seeds="$out/vmap-seeds"; rm -rf "$seeds"; mkdir -p "$seeds"
+    for file in "$corpus_root"/vmap-js/*.xml "$corpus_root"/videojs-vast/vmap*.xml; do
+        cp "$file" "$seeds"/
+        # The break elements alone, which the VMAP target wraps itself.
+        sed -n '/<vmap:AdBreak/,/<\/vmap:AdBreak>/p' "$file" > "$seeds/breaks-$(basename "$file")"
+    done
+    # shellcheck disable=SC2086
+    build vmap InterludeVAST $vast_sources Fuzz/VMAPFuzz.swift
+    run vmap "$seeds" || status=1
+fi
+
+if [ -f Fuzz/HLSPlaylistFuzz.swift ]; then
+    hls_sources=$(find Sources/InterludeHLS -name '*.swift' | sort)
+    seeds="$out/hls-seeds"; rm -rf "$seeds"; mkdir -p "$seeds"
+    find "$corpus_root" Tests/InterludeHLSTests -name '*.m3u8' -exec cp {} "$seeds"/ \; 2>/dev/null || true
+    # shellcheck disable=SC2086
+    build hls InterludeHLS $hls_sources Fuzz/HLSPlaylistFuzz.swift
+    run hls "$seeds" || status=1
+fi
+
+if [ -f Fuzz/SCTE35Fuzz.swift ]; then
+    seeds="$out/scte35-seeds"; rm -rf "$seeds"; mkdir -p "$seeds"
+    # shellcheck disable=SC2086
+    build scte35 InterludeHLS $hls_sources Fuzz/SCTE35Fuzz.swift
+    run scte35 "$seeds" || status=1
+fi
+
+if [ "$status" -ne 0 ]; then
+    echo "fuzz: FAILED — crashing inputs are in fuzz-artifacts/" >&2
+else
+    echo "fuzz: all targets ran clean"
+fi
+exit "$status"
