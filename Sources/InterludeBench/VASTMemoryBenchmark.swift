@@ -77,7 +77,9 @@ enum VASTMemoryBenchmark {
         guard case .vast(let vast) = result.document else { return 1 }
         let added = peak - before
         print("  ads parsed: \(vast.ads.count)")
-        print(String(format: "  resident before the parse: %.2f MiB (runtime + the document)", Double(before) / 1_048_576))
+        print(
+            String(format: "  resident before the parse: %.2f MiB (runtime + the document)", Double(before) / 1_048_576)
+        )
         print(
             String(
                 format: "  peak resident memory added by the parse: %.2f MiB = %.2fx the document (target < 10x)",

@@ -86,7 +86,9 @@ struct XMLTreeParser {
         pendingChildren.reserveCapacity(64)
 
         // The root start tag.
-        if try openElement(&cursor, tree: &tree, stack: &stack, pendingChildren: &pendingChildren, textBuffers: &textBuffers) {
+        if try openElement(
+            &cursor, tree: &tree, stack: &stack, pendingChildren: &pendingChildren, textBuffers: &textBuffers)
+        {
             return  // `<Root/>`
         }
 
@@ -187,7 +189,8 @@ struct XMLTreeParser {
                 contentStart: cursor.position, contentEnd: cursor.position))
         if !stack.isEmpty { pendingChildren.append(index) }
         if selfClosing { return true }
-        stack.append(OpenElement(index: index, qualifiedName: qualifiedName, pendingChildrenStart: pendingChildren.count))
+        stack.append(
+            OpenElement(index: index, qualifiedName: qualifiedName, pendingChildrenStart: pendingChildren.count))
         if textBuffers.count < stack.count { textBuffers.append([]) }
         textBuffers[stack.count - 1].removeAll(keepingCapacity: true)
         return false
