@@ -1,7 +1,7 @@
-import CLibXML2
+import CXMLScan
 
-/// The speed reference: a raw libxml2 SAX2 scan that visits every element,
-/// attribute and text run and builds nothing.
+/// The speed reference: a raw libxml2 SAX2 scan that visits every element
+/// and text run and builds nothing (see `Sources/CXMLScan`).
 enum LibXML2Scan {
     final class Counter {
         var elements = 0
@@ -10,23 +10,13 @@ enum LibXML2Scan {
 
     /// Scans one document; returns false if libxml2 reported an error.
     static func scan(_ bytes: [UInt8], counter: Counter) -> Bool {
-        var handler = xmlSAXHandler()
-        handler.initialized = UInt32(XML_SAX2_MAGIC)
-        handler.startElementNs = { context, _, _, _, _, _, _, _, _ in
-            Unmanaged<Counter>.fromOpaque(context!).takeUnretainedValue().elements += 1
-        }
-        handler.characters = { context, _, length in
-            Unmanaged<Counter>.fromOpaque(context!).takeUnretainedValue().textBytes += Int(length)
-        }
-        handler.cdataBlock = { context, _, length in
-            Unmanaged<Counter>.fromOpaque(context!).takeUnretainedValue().textBytes += Int(length)
-        }
-        let context = Unmanaged.passUnretained(counter).toOpaque()
+        var elements = 0
+        var textBytes = 0
         let status = bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { pointer in
-                xmlSAXUserParseMemory(&handler, context, pointer, Int32(buffer.count))
-            }
+            interlude_xml_sax_scan(buffer.baseAddress, buffer.count, &elements, &textBytes)
         }
+        counter.elements += elements
+        counter.textBytes += textBytes
         return status == 0
     }
 }
