@@ -6,12 +6,15 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16)],
     products: [
         .library(name: "InterludeVAST", targets: ["InterludeVAST"]),
+        .library(name: "Interlude", targets: ["Interlude"]),
         .executable(name: "interlude", targets: ["InterludeCLI"]),
         .executable(name: "interlude-bench", targets: ["InterludeBench"]),
     ],
     targets: [
         // SDK format layer: Foundation only, so it builds for iOS unchanged.
         .target(name: "InterludeVAST"),
+        // SDK runtime: loading, tracking, beacons. Foundation only.
+        .target(name: "Interlude", dependencies: ["InterludeVAST"]),
 
         // Raw libxml2, used only by the benchmark as the speed reference (through
         // CXMLScan, so Swift never imports libxml2's headers).
@@ -25,9 +28,10 @@ let package = Package(
         .target(name: "CXMLScan", dependencies: ["CLibXML2"]),
         .executableTarget(name: "InterludeBench", dependencies: ["InterludeVAST", "CXMLScan"]),
 
-        .target(name: "InterludeTestSupport", dependencies: ["InterludeVAST"]),
+        .target(name: "InterludeTestSupport", dependencies: ["InterludeVAST", "Interlude"]),
 
         .testTarget(name: "InterludeVASTTests", dependencies: ["InterludeVAST", "InterludeTestSupport"]),
+        .testTarget(name: "InterludeTests", dependencies: ["Interlude", "InterludeTestSupport"]),
         .testTarget(name: "InterludeCLITests", dependencies: ["InterludeCLI", "InterludeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,67 @@
+import Foundation
+
+/// One HTTP request as the SDK makes it.
+public struct HTTPRequest: Sendable, Hashable {
+    public var url: URL
+    public var method: String
+    public var headers: [String: String]
+    public var body: Data?
+    /// Seconds allowed for the whole exchange.
+    public var timeout: TimeInterval
+
+    public init(
+        url: URL, method: String = "GET", headers: [String: String] = [:], body: Data? = nil, timeout: TimeInterval = 8
+    ) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+}
+
+/// One HTTP response.
+public struct HTTPResponse: Sendable, Hashable {
+    public var statusCode: Int
+    public var headers: [String: String]
+    public var body: Data
+    /// The URL that answered (after redirects).
+    public var url: URL
+
+    public init(statusCode: Int, headers: [String: String] = [:], body: Data = Data(), url: URL) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+        self.url = url
+    }
+}
+
+/// Why an HTTP exchange failed.
+public enum HTTPClientError: Error, Hashable, Sendable {
+    /// No answer within the request's timeout.
+    case timedOut
+    /// The host could not be reached or the connection broke.
+    case unreachable(String)
+    /// The body was larger than allowed.
+    case responseTooLarge(limit: Int)
+    /// A URL (or a redirect) used a scheme other than http or https.
+    case unsupportedScheme(String)
+    /// More HTTP redirects than allowed.
+    case tooManyRedirects
+}
+
+/// Everything the SDK needs from the network. The default is
+/// ``URLSessionHTTPClient``; tests inject an in-memory one.
+public protocol HTTPClient: Sendable {
+    /// Performs `request`. Throws ``HTTPClientError``; an HTTP error status is
+    /// a response, not an error.
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+}
+
+extension URL {
+    /// True for `http` and `https` URLs: the only ones the SDK fetches or pings.
+    public var isHTTPOrHTTPS: Bool {
+        guard let scheme = scheme?.lowercased() else { return false }
+        return scheme == "http" || scheme == "https"
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// ``HTTPClient`` on `URLSession`. The body size is bounded while it
+/// arrives (the transfer is cancelled past the limit), redirects are counted
+/// and may only lead to http/https, and the whole exchange has a deadline.
+public final class URLSessionHTTPClient: HTTPClient {
+    /// Largest body accepted, in bytes. Default 4 MiB.
+    public let maxResponseSize: Int
+    /// Most HTTP redirects followed. Default 5.
+    public let maxHTTPRedirects: Int
+    private let session: URLSession
+    private let exchanges: ExchangeTable
+
+    public init(maxResponseSize: Int = 4 * 1024 * 1024, maxHTTPRedirects: Int = 5) {
+        self.maxResponseSize = maxResponseSize
+        self.maxHTTPRedirects = maxHTTPRedirects
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpMaximumConnectionsPerHost = 6
+        exchanges = ExchangeTable()
+        session = URLSession(configuration: configuration, delegate: exchanges, delegateQueue: nil)
+    }
+
+    deinit { session.invalidateAndCancel() }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard request.url.isHTTPOrHTTPS else { throw HTTPClientError.unsupportedScheme(request.url.scheme ?? "") }
+        var urlRequest = URLRequest(url: request.url, timeoutInterval: request.timeout)
+        urlRequest.httpMethod = request.method
+        urlRequest.httpBody = request.body
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        let task = session.dataTask(with: urlRequest)
+        let limit = maxResponseSize
+        let redirects = maxHTTPRedirects
+        let table = exchanges
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                table.begin(
+                    task.taskIdentifier,
+                    Exchange(
+                        continuation: continuation, originalURL: request.url, limit: limit, maxRedirects: redirects))
+                task.resume()
+            }
+        } onCancel: {
+            table.fail(task.taskIdentifier, with: .timedOut)
+            task.cancel()
+        }
+    }
+}
+
+private struct Exchange {
+    var continuation: CheckedContinuation<HTTPResponse, Error>
+    var originalURL: URL
+    var limit: Int
+    var maxRedirects: Int
+    var redirects = 0
+    var response: HTTPURLResponse?
+    var body = Data()
+    var failure: HTTPClientError?
+}
+
+/// The session delegate: one entry per running task. Every access to
+/// `exchanges` holds `lock`, so the unchecked conformance is sound.
+private final class ExchangeTable: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var exchanges: [Int: Exchange] = [:]
+
+    func begin(_ id: Int, _ exchange: Exchange) {
+        lock.withLock { exchanges[id] = exchange }
+    }
+
+    func fail(_ id: Int, with failure: HTTPClientError) {
+        lock.withLock {
+            if exchanges[id]?.failure == nil { exchanges[id]?.failure = failure }
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        lock.withLock { exchanges[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let overLimit = lock.withLock { () -> Bool in
+            guard var exchange = exchanges[dataTask.taskIdentifier] else { return false }
+            exchange.body.append(data)
+            let over = exchange.body.count > exchange.limit
+            if over, exchange.failure == nil { exchange.failure = .responseTooLarge(limit: exchange.limit) }
+            exchanges[dataTask.taskIdentifier] = exchange
+            return over
+        }
+        if overLimit { dataTask.cancel() }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        let allowed = lock.withLock { () -> Bool in
+            guard var exchange = exchanges[task.taskIdentifier] else { return false }
+            exchange.redirects += 1
+            if exchange.redirects > exchange.maxRedirects {
+                exchange.failure = exchange.failure ?? .tooManyRedirects
+            } else if !(request.url?.isHTTPOrHTTPS ?? false) {
+                exchange.failure = exchange.failure ?? .unsupportedScheme(request.url?.scheme ?? "")
+            }
+            exchanges[task.taskIdentifier] = exchange
+            return exchange.failure == nil
+        }
+        if allowed {
+            completionHandler(request)
+        } else {
+            completionHandler(nil)
+            task.cancel()
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        guard let exchange = lock.withLock({ exchanges.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if let failure = exchange.failure {
+            exchange.continuation.resume(throwing: failure)
+        } else if let error {
+            let code = (error as NSError).code
+            exchange.continuation.resume(
+                throwing: code == NSURLErrorTimedOut
+                    ? HTTPClientError.timedOut : HTTPClientError.unreachable(error.localizedDescription))
+        } else if let response = exchange.response {
+            var headers: [String: String] = [:]
+            for (key, value) in response.allHeaderFields {
+                headers[String(describing: key).lowercased()] = String(describing: value)
+            }
+            exchange.continuation.resume(
+                returning: HTTPResponse(
+                    statusCode: response.statusCode, headers: headers, body: exchange.body,
+                    url: response.url ?? exchange.originalURL))
+        } else {
+            exchange.continuation.resume(throwing: HTTPClientError.unreachable("no HTTP response"))
+        }
+    }
+}

@@ -1,0 +1,303 @@
+import Foundation
+import InterludeVAST
+
+/// Turns an ad tag (or an inline response) into ready-to-play ads by
+/// following wrappers, with per-hop timeouts, a redirect limit and loop
+/// detection. Network and time are injected; the result, including the
+/// error pings owed, is a value, so every rule is tested without sockets.
+struct WrapperResolver: Sendable {
+    var http: any HTTPClient
+    var clock: any AdClock
+    var settings: Settings
+    var logger: any AdLogger = SilentLogger()
+    /// Fills `[CACHEBUSTING]`/`[TIMESTAMP]` in tag URLs before they are fetched.
+    var macros = VASTMacroFiller()
+
+    /// Loads `tagURL` (first hop allowed `timeout` seconds) and resolves it.
+    func resolve(tagURL: URL, timeout: TimeInterval) async -> AdResolution {
+        let context = ResolutionContext()
+        do {
+            let (document, url) = try await fetchDocument(tagURL, depth: 0, timeout: timeout, context)
+            return await resolveRoot(document, documentURL: url, context)
+        } catch {
+            return context.result(failing: error)
+        }
+    }
+
+    /// Resolves a response the app already has (`AdsRequest(adsResponse:)`).
+    func resolve(response: Data, baseURL: URL? = nil) async -> AdResolution {
+        let context = ResolutionContext()
+        do {
+            let document = try parse(response, depth: 0)
+            return await resolveRoot(document, documentURL: baseURL, context)
+        } catch {
+            return context.result(failing: error)
+        }
+    }
+
+    /// Resolves a VAST document embedded in a VMAP break (`VASTAdData`).
+    func resolve(vast: VASTDocument, documentURL: URL?) async -> AdResolution {
+        let context = ResolutionContext()
+        let visited: Set<String> = documentURL.map { [$0.absoluteString] } ?? []
+        let outcome = await resolveDocument(
+            vast, documentURL: documentURL, chain: [], visited: visited, allowMultipleAds: true,
+            followWrappers: true, context)
+        return context.result(outcome)
+    }
+
+    private func resolveRoot(_ document: AdDocument, documentURL: URL?, _ context: ResolutionContext) async
+        -> AdResolution
+    {
+        switch document {
+        case .vmap(let vmap):
+            return AdResolution(hops: context.hops, vmap: vmap)
+        case .vast(let vast):
+            let visited: Set<String> = documentURL.map { [$0.absoluteString] } ?? []
+            let outcome = await resolveDocument(
+                vast, documentURL: documentURL, chain: [], visited: visited, allowMultipleAds: true,
+                followWrappers: true, context)
+            return context.result(outcome)
+        }
+    }
+
+    // MARK: - Documents and ads
+
+    /// Chooses and resolves the ads of one document: the pod in sequence
+    /// order (a failed pod ad replaced by the next buffet ad), or, when only
+    /// one ad is wanted, the first buffet ad that resolves.
+    private func resolveDocument(
+        _ vast: VASTDocument, documentURL: URL?, chain: [WrapperHop], visited: Set<String>, allowMultipleAds: Bool,
+        followWrappers: Bool, _ context: ResolutionContext
+    ) async -> Result<[ResolvedAd], AdError> {
+        guard !vast.ads.isEmpty else {
+            context.ping(vast.errors, code: .noAdsAfterWrapper)
+            let error =
+                chain.isEmpty
+                ? AdError(type: .loadingFailed, code: .vastEmptyResponse, message: "the VAST response holds no ads")
+                : AdError(
+                    type: .loadingFailed, code: .vastInvalidURL,
+                    message: "no ads after \(chain.count) wrapper(s)")
+            context.pingChain(chain, code: .noAdsAfterWrapper)
+            return .failure(error)
+        }
+        var usable = vast.ads
+        if !followWrappers {
+            usable = usable.filter { $0.wrapper == nil }
+            if usable.isEmpty {
+                let error = AdError(
+                    type: .loadingFailed, code: .vastInvalidURL,
+                    message: "followAdditionalWrappers is false and the response holds only wrappers")
+                context.pingChain(chain, code: .noAdsAfterWrapper)
+                return .failure(error)
+            }
+        }
+        let document = VASTDocument(version: vast.version, ads: usable, errors: vast.errors)
+        var buffet = document.buffet[...]
+        var lastError: AdError?
+        if allowMultipleAds, document.isPod {
+            var resolved: [ResolvedAd] = []
+            for ad in document.pod {
+                switch await resolveAd(ad, documentURL: documentURL, chain: chain, visited: visited, context) {
+                case .success(let ads):
+                    resolved += ads
+                case .failure(let error):
+                    lastError = error
+                    guard ad.wrapper?.fallbackOnNoAd != false else { continue }
+                    while let candidate = buffet.popFirst() {
+                        let fallback = await resolveAd(
+                            candidate, documentURL: documentURL, chain: chain, visited: visited, context)
+                        if case .success(let ads) = fallback {
+                            resolved += ads
+                            break
+                        }
+                    }
+                }
+            }
+            return resolved.isEmpty ? .failure(lastError ?? noAds(chain)) : .success(resolved)
+        }
+        // One ad: the buffet in order; a response with only a pod offers its first ad.
+        let candidates = buffet.isEmpty ? Array(document.pod.prefix(1)) : Array(buffet)
+        for candidate in candidates {
+            switch await resolveAd(candidate, documentURL: documentURL, chain: chain, visited: visited, context) {
+            case .success(let ads): return .success(ads)
+            case .failure(let error): lastError = error
+            }
+        }
+        return .failure(lastError ?? noAds(chain))
+    }
+
+    private func noAds(_ chain: [WrapperHop]) -> AdError {
+        AdError(type: .loadingFailed, code: .vastInvalidURL, message: "no playable ad after \(chain.count) wrapper(s)")
+    }
+
+    private func resolveAd(
+        _ ad: InterludeVAST.Ad, documentURL: URL?, chain: [WrapperHop], visited: Set<String>,
+        _ context: ResolutionContext
+    ) async -> Result<[ResolvedAd], AdError> {
+        let wrapper: Wrapper
+        switch ad.content {
+        case .inLine(let inLine):
+            return .success([ResolvedAd(ad: ad, inLine: inLine, wrappers: chain, documentURL: documentURL)])
+        case .wrapper(let found):
+            wrapper = found
+        }
+        let chain = chain + [WrapperHop(ad: ad, wrapper: wrapper, documentURL: documentURL)]
+        // Every wrapper of the chain hears of the failure, with its code.
+        func fail(_ code: AdError.Code, _ message: String) -> Result<[ResolvedAd], AdError> {
+            let error = AdError(type: .loadingFailed, code: code, message: message)
+            context.pingChain(chain, code: error.vastErrorCode)
+            return .failure(error)
+        }
+        guard chain.count <= settings.maxRedirects else {
+            return fail(.vastTooManyRedirects, "more than \(settings.maxRedirects) wrappers (Settings.maxRedirects)")
+        }
+        guard let template = wrapper.vastAdTagURI else {
+            return fail(.vastInvalidURL, "wrapper \(ad.id ?? "") has no VASTAdTagURI")
+        }
+        guard let target = URL.lenient(macros.fill(template), relativeTo: documentURL) else {
+            return fail(.vastInvalidURL, "wrapper \(ad.id ?? "") has an invalid VASTAdTagURI '\(template)'")
+        }
+        guard target.isHTTPOrHTTPS else {
+            return fail(
+                .vastInvalidURL,
+                "refused VASTAdTagURI with scheme '\(target.scheme ?? "")': only http and https are fetched")
+        }
+        guard !visited.contains(target.absoluteString) else {
+            return fail(
+                .vastTooManyRedirects, "wrapper loop: \(target.absoluteString) was already requested in this chain")
+        }
+        let document: AdDocument
+        let childURL: URL
+        do {
+            (document, childURL) = try await fetchDocument(
+                target, depth: chain.count, timeout: settings.wrapperLoadTimeout, context)
+        } catch {
+            return fail(error.code, error.message)
+        }
+        guard case .vast(let child) = document else {
+            return fail(.vastMalformedResponse, "wrapper target \(target.absoluteString) is a VMAP document, not VAST")
+        }
+        return await resolveDocument(
+            child, documentURL: childURL, chain: chain, visited: visited.union([target.absoluteString]),
+            allowMultipleAds: wrapper.allowMultipleAds ?? false,
+            followWrappers: wrapper.followAdditionalWrappers ?? true,
+            context)
+    }
+
+    // MARK: - Fetching
+
+    private func fetchDocument(_ url: URL, depth: Int, timeout: TimeInterval, _ context: ResolutionContext)
+        async throws(AdError) -> (AdDocument, URL)
+    {
+        guard url.isHTTPOrHTTPS else {
+            throw AdError(
+                type: .loadingFailed, code: .vastInvalidURL,
+                message: "refused ad tag with scheme '\(url.scheme ?? "")': only http and https are fetched")
+        }
+        let request = HTTPRequest(
+            url: url, headers: ["User-Agent": settings.userAgent, "Accept-Language": settings.language],
+            timeout: timeout)
+        let started = clock.now
+        let response: HTTPResponse
+        do {
+            let http = self.http
+            response = try await withDeadline(
+                started + timeout, clock: clock, onTimeout: { HTTPClientError.timedOut },
+                operation: { try await http.send(request) })
+        } catch {
+            let reason: String
+            switch error as? HTTPClientError {
+            case .timedOut?: reason = "no answer within \(formatSeconds(timeout)) s"
+            case .unreachable(let detail)?: reason = "unreachable: \(detail)"
+            case .responseTooLarge(let limit)?: reason = "response larger than \(limit) bytes"
+            case .unsupportedScheme(let scheme)?: reason = "redirected to unsupported scheme '\(scheme)'"
+            case .tooManyRedirects?: reason = "too many HTTP redirects"
+            case nil: reason = String(describing: error)
+            }
+            context.hops.append(
+                LoadHop(
+                    url: url, depth: depth, duration: clock.now - started, statusCode: nil, bytes: 0, failure: reason))
+            throw AdError(type: .loadingFailed, code: .vastLoadTimeout, message: "\(url.absoluteString): \(reason)")
+        }
+        let duration = clock.now - started
+        guard (200..<300).contains(response.statusCode) else {
+            let reason = "HTTP \(response.statusCode)"
+            context.hops.append(
+                LoadHop(
+                    url: url, depth: depth, duration: duration, statusCode: response.statusCode,
+                    bytes: response.body.count, failure: reason))
+            throw AdError(type: .loadingFailed, code: .vastLoadTimeout, message: "\(url.absoluteString): \(reason)")
+        }
+        context.hops.append(
+            LoadHop(
+                url: url, depth: depth, duration: duration, statusCode: response.statusCode,
+                bytes: response.body.count, failure: nil))
+        return (try parse(response.body, depth: depth), response.url)
+    }
+
+    private func parse(_ body: Data, depth: Int) throws(AdError) -> AdDocument {
+        guard body.contains(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else {
+            throw AdError(
+                type: .loadingFailed, code: depth == 0 ? .vastEmptyResponse : .vastInvalidURL,
+                message: "the response body is empty")
+        }
+        guard body.count <= settings.maxResponseSize else {
+            throw AdError(
+                type: .loadingFailed, code: .vastMalformedResponse,
+                message: "the response is larger than \(settings.maxResponseSize) bytes")
+        }
+        do {
+            let parser = VASTParser(options: .init(maxDocumentSize: settings.maxResponseSize))
+            return try parser.parse(body).document
+        } catch {
+            throw AdError(parsing: error)
+        }
+    }
+}
+
+/// Mutable state of one resolution: pings owed and hops made. Used by one
+/// task at a time (the resolution's own), never shared.
+final class ResolutionContext {
+    var errorPings: [ErrorPing] = []
+    var hops: [LoadHop] = []
+
+    func ping(_ urls: [VASTURLTemplate], code: VASTErrorCode) {
+        errorPings += urls.map { ErrorPing(url: $0, code: code) }
+    }
+
+    func pingChain(_ chain: [WrapperHop], code: VASTErrorCode) {
+        for hop in chain { ping(hop.wrapper.errors, code: code) }
+    }
+
+    func result(_ outcome: Result<[ResolvedAd], AdError>) -> AdResolution {
+        switch outcome {
+        case .success(let ads): return AdResolution(ads: ads, errorPings: errorPings, hops: hops)
+        case .failure(let error): return result(failing: error)
+        }
+    }
+
+    func result(failing error: AdError) -> AdResolution {
+        AdResolution(error: error, errorPings: errorPings, hops: hops)
+    }
+}
+
+func formatSeconds(_ value: TimeInterval) -> String {
+    value == value.rounded() ? String(Int(value)) : String(format: "%.3f", value)
+}
+
+extension URL {
+    /// Parses a URL from a document, percent-encoding characters that are
+    /// not allowed in URLs (spaces, brackets of unfilled macros) rather than
+    /// failing, and resolving relative references against `base`.
+    static func lenient(_ text: String, relativeTo base: URL?) -> URL? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return nil }
+        if let url = URL(string: trimmed, relativeTo: base)?.absoluteURL, url.scheme != nil { return url }
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.insert(charactersIn: "#%")
+        guard let encoded = trimmed.addingPercentEncoding(withAllowedCharacters: allowed),
+            let url = URL(string: encoded, relativeTo: base)?.absoluteURL, url.scheme != nil
+        else { return nil }
+        return url
+    }
+}

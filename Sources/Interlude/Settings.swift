@@ -1,0 +1,49 @@
+import Foundation
+
+/// SDK-wide settings, fixed when the ``AdsLoader`` is created. IMA's `IMASettings`.
+public struct Settings: Sendable, Hashable {
+    /// Publisher-provided ID, sent to ad servers that support it. Default nil.
+    public var ppid: String?
+    /// UI language as a BCP 47 tag (`en`, `pt-BR`): picks the localized UI
+    /// strings and is sent as `Accept-Language`. Default `en`.
+    public var language: String = "en"
+    /// Most wrappers followed before giving up with error 302. Default 4.
+    public var maxRedirects: Int = 4
+    /// Keep playing ads while the app is in the background. Default false.
+    public var enableBackgroundPlayback: Bool = false
+    /// Start each ad break as soon as it is due (VMAP). Default true.
+    public var autoPlayAdBreaks: Bool = true
+    /// The player's name, sent in the user agent. Default nil.
+    public var playerType: String?
+    /// The player's version, sent in the user agent. Default nil.
+    public var playerVersion: String?
+    /// A session identifier; generated per loader when nil.
+    public var sessionID: String?
+    /// Log what the SDK does through the loader's logger. Default false.
+    public var enableDebugMode: Bool = false
+
+    // Interlude additions.
+
+    /// Time allowed for each wrapper hop (the first hop uses
+    /// ``AdsRequest/vastLoadTimeout``). Default 4 s.
+    public var wrapperLoadTimeout: TimeInterval = 4
+    /// Largest VAST/VMAP response accepted, in bytes. Default 4 MiB.
+    public var maxResponseSize: Int = 4 * 1024 * 1024
+    /// Where unsent beacons are journaled so a crash loses none. Default nil:
+    /// the caches directory's `Interlude/beacons`.
+    public var beaconJournalDirectory: URL?
+    /// Beacons still unsent after this long are dropped (with a log line).
+    /// Default 24 h.
+    public var beaconMaxAge: TimeInterval = 24 * 3600
+    /// Whether the user limited ad tracking (`[LIMITADTRACKING]`). Default false.
+    public var limitAdTracking: Bool = false
+
+    public init() {}
+
+    /// The User-Agent sent with ad requests and beacons.
+    public var userAgent: String {
+        var agent = "Interlude/1.0"
+        if let playerType { agent += " \(playerType)" + (playerVersion.map { "/\($0)" } ?? "") }
+        return agent
+    }
+}
