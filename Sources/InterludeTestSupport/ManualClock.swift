@@ -53,6 +53,15 @@ public final class ManualClock: AdClock, @unchecked Sendable {
         }
     }
 
+    /// The earliest deadline anyone sleeps until.
+    public var nextDeadline: TimeInterval? { lock.withLock { sleepers.map(\.deadline).min() } }
+
+    /// Moves time to `instant` (never backwards) and wakes who is due.
+    public func advance(to instant: TimeInterval) {
+        let step = instant - now
+        if step > 0 { advance(by: step) }
+    }
+
     /// Moves time forward and wakes every sleeper whose deadline has passed.
     public func advance(by seconds: TimeInterval) {
         let due = lock.withLock { () -> [Sleeper] in

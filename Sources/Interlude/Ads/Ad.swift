@@ -1,0 +1,132 @@
+import InterludeVAST
+
+/// A companion ad of a linear ad. IMA's `IMACompanionAd`.
+public struct CompanionAd: Sendable, Hashable {
+    /// The resource: an image URL, an iframe URL or HTML markup.
+    public var resourceValue: String
+    public var apiFramework: String?
+    public var width: Int
+    public var height: Int
+
+    public init(resourceValue: String, apiFramework: String?, width: Int, height: Int) {
+        self.resourceValue = resourceValue
+        self.apiFramework = apiFramework
+        self.width = width
+        self.height = height
+    }
+}
+
+/// UI elements an ad may show. IMA's `IMAUiElementType`.
+public struct UIElement: RawRepresentable, Hashable, Sendable {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// The "Ad" attribution label.
+    public static let adAttribution = UIElement(rawValue: "adAttribution")
+    /// The countdown.
+    public static let countdown = UIElement(rawValue: "countdown")
+}
+
+/// One ad, as the player and the app see it: computed from the resolved VAST
+/// (inline ad plus wrapper chain). IMA's `IMAAd`.
+public struct Ad: Sendable, Hashable {
+    /// The ad's `id` (IMA `adId`).
+    public var adID: String
+    public var adTitle: String
+    public var adDescription: String
+    /// The inline ad's `AdSystem`.
+    public var adSystem: String
+    /// MIME type of the media file selected to play (IMA `contentType`).
+    public var contentType: String
+    /// Seconds; −1 when the document gives none.
+    public var duration: Double
+    public var isSkippable: Bool
+    /// Seconds after which the ad may be skipped; −1 when not skippable.
+    public var skipTimeOffset: Double
+    /// True when the ad allows the app to replace its UI: the ad carries
+    /// `<Extension type="uiSettings"><UiHideable>1</UiHideable>`. Only then
+    /// does ``AdsRenderingSettings``' `disableUi` take effect.
+    public var isUiDisabled: Bool
+    public var isLinear: Bool
+    public var adPodInfo: AdPodInfo
+    /// Width and height of the selected media file (0 when unknown).
+    public var width: Int
+    public var height: Int
+    public var vastMediaWidth: Int
+    public var vastMediaHeight: Int
+    /// Kbps of the selected media file (0 when unknown).
+    public var vastMediaBitrate: Int
+    /// The linear creative's `AdParameters`.
+    public var traffickingParameters: String
+    /// The linear creative's `id`.
+    public var creativeID: String
+    /// The linear creative's `adId`.
+    public var creativeAdID: String
+    public var universalAdIDs: [UniversalAdID]
+    public var advertiserName: String
+    public var surveyURL: String?
+    /// The deal ID, when an extension carries one (`<Extension type="deal">`); empty otherwise.
+    public var dealID: String
+    /// Ids, systems and creative ids of the wrappers, outermost first.
+    public var wrapperAdIDs: [String]
+    public var wrapperCreativeIDs: [String]
+    public var wrapperSystems: [String]
+    public var companionAds: [CompanionAd]
+    /// UI elements the built-in UI shows for this ad.
+    public var uiElements: [UIElement]
+
+    /// The selected media file, for the player to load.
+    public var mediaURL: String?
+
+    /// Builds the app-facing ad from a resolved ad.
+    public init(
+        resolved: ResolvedAd, podInfo: AdPodInfo, preferences: MediaPreferences = MediaPreferences(),
+        uiElements: [UIElement] = [.adAttribution, .countdown]
+    ) {
+        let inLine = resolved.inLine
+        let creative = resolved.linearCreative
+        let linear = creative?.linear
+        let media = linear.flatMap { MediaFileSelector.select(from: $0.mediaFiles, preferences: preferences) }
+        adID = resolved.ad.id ?? ""
+        adTitle = inLine.adTitle ?? ""
+        adDescription = inLine.description ?? ""
+        adSystem = inLine.adSystem?.name ?? ""
+        contentType = media?.type ?? ""
+        let seconds = linear?.duration?.seconds ?? -1
+        duration = seconds
+        let skipOffset = linear?.skipOffset.map { $0.seconds(ofDuration: max(seconds, 0)) }
+        isSkippable = skipOffset != nil
+        skipTimeOffset = skipOffset ?? -1
+        isUiDisabled = resolved.uiHideable == true
+        isLinear = linear != nil
+        adPodInfo = podInfo
+        width = media?.width ?? 0
+        height = media?.height ?? 0
+        vastMediaWidth = media?.width ?? 0
+        vastMediaHeight = media?.height ?? 0
+        vastMediaBitrate = media?.bitrate ?? media?.maxBitrate ?? 0
+        traffickingParameters = linear?.adParameters?.value ?? ""
+        creativeID = creative?.id ?? ""
+        creativeAdID = creative?.adID ?? ""
+        universalAdIDs = creative?.universalAdIDs ?? []
+        advertiserName = inLine.advertiser?.name ?? ""
+        surveyURL = inLine.surveys.first?.url
+        dealID = resolved.extensions.first { $0.type == "deal" }.flatMap { $0.childText(named: "DealId") } ?? ""
+        wrapperAdIDs = resolved.wrappers.map { $0.ad.id ?? "" }
+        wrapperCreativeIDs = resolved.wrappers.map { hop in hop.wrapper.creatives.first?.id ?? "" }
+        wrapperSystems = resolved.wrappers.map { $0.wrapper.adSystem?.name ?? "" }
+        companionAds = inLine.creatives.compactMap(\.companionAds).flatMap(\.companions).compactMap { companion in
+            guard let resource = companion.resources.first else { return nil }
+            let value: String
+            switch resource {
+            case .staticResource(_, let url): value = url
+            case .iframe(let url): value = url
+            case .html(let markup): value = markup
+            }
+            return CompanionAd(
+                resourceValue: value, apiFramework: companion.apiFramework, width: companion.width ?? 0,
+                height: companion.height ?? 0)
+        }
+        self.uiElements = uiElements
+        mediaURL = media?.url
+    }
+}

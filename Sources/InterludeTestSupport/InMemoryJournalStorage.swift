@@ -1,0 +1,45 @@
+import Foundation
+import Interlude
+
+/// A beacon journal in memory that can be told to fail, to simulate a crash
+/// at any step. Every field is guarded by `lock`, so the unchecked
+/// conformance is sound.
+public final class InMemoryJournalStorage: BeaconJournalStorage, @unchecked Sendable {
+    public struct InjectedFailure: Error {}
+
+    private let lock = NSLock()
+    private var records: [String] = []
+    /// Fail the next N appends (a crash before the record reached the disk).
+    public var failAppends = 0
+    /// Fail every replace (a crash mid-compaction: the old journal stays).
+    public var failReplace = false
+
+    public init(records: [String] = []) { self.records = records }
+
+    /// What is stored, as a crash would leave it.
+    public var snapshot: [String] { lock.withLock { records } }
+
+    public func append(_ record: String) throws {
+        try lock.withLock {
+            if failAppends > 0 {
+                failAppends -= 1
+                throw InjectedFailure()
+            }
+            records.append(record)
+        }
+    }
+
+    public func load() throws -> [String] { lock.withLock { records } }
+
+    public func replace(with newRecords: [String]) throws {
+        try lock.withLock {
+            if failReplace { throw InjectedFailure() }
+            records = newRecords
+        }
+    }
+
+    /// Appends half of a record, as a kill in the middle of a write would.
+    public func appendTornRecord(_ record: String) {
+        lock.withLock { records.append(String(record.prefix(record.count / 2))) }
+    }
+}
