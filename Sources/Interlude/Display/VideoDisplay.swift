@@ -1,0 +1,79 @@
+import Foundation
+
+/// What the SDK needs from the app's player to play ads in it. IMA's
+/// `IMAVideoDisplay`. The app's player plays the ad; the SDK tells it what
+/// to load and listens to what happens through ``VideoDisplayDelegate``.
+@MainActor
+public protocol VideoDisplay: AnyObject {
+    /// Receives playback events. Set by the SDK.
+    var delegate: (any VideoDisplayDelegate)? { get set }
+    /// 0 (muted) to 1.
+    var volume: Float { get set }
+    /// Seconds into the loaded media.
+    var currentMediaTime: TimeInterval { get }
+    /// Seconds of media in total (0 until known).
+    var totalMediaTime: TimeInterval { get }
+    /// Seconds of media buffered from the start.
+    var bufferedMediaTime: TimeInterval { get }
+    var isPlaying: Bool { get }
+    /// Loads `url` (and optional subtitles), without playing.
+    func load(_ url: URL, subtitles: [[String: String]]?)
+    func play()
+    func pause()
+    /// Stops and unloads.
+    func reset()
+    func seek(to time: TimeInterval)
+}
+
+/// Playback events of a ``VideoDisplay``. IMA's `IMAVideoDisplayDelegate`.
+@MainActor
+public protocol VideoDisplayDelegate: AnyObject {
+    func videoDisplayDidLoad(_ display: any VideoDisplay)
+    func videoDisplayDidStart(_ display: any VideoDisplay)
+    func videoDisplayDidPause(_ display: any VideoDisplay)
+    func videoDisplayDidResume(_ display: any VideoDisplay)
+    func videoDisplayDidComplete(_ display: any VideoDisplay)
+    func videoDisplayDidClick(_ display: any VideoDisplay)
+    func videoDisplay(_ display: any VideoDisplay, didReceiveError error: Error)
+    func videoDisplay(
+        _ display: any VideoDisplay, didProgressToMediaTime mediaTime: TimeInterval, totalTime: TimeInterval)
+    /// Timed metadata from the stream (ID3 or DATERANGE attributes).
+    func videoDisplay(_ display: any VideoDisplay, didReceiveTimedMetadata metadata: [String: String])
+}
+
+/// The content player's position, read to schedule VMAP breaks. IMA's `IMAContentPlayhead`.
+@MainActor
+public protocol ContentPlayhead: AnyObject {
+    /// Seconds into the content.
+    var currentTime: TimeInterval { get }
+}
+
+/// A place in the app's layout for a companion ad. IMA's `IMACompanionAdSlot`.
+@MainActor
+public final class CompanionAdSlot {
+    public let width: Int
+    public let height: Int
+    /// Called with the companion shown in this slot.
+    public var onFilled: ((CompanionAd) -> Void)?
+    /// Called when the user clicks the companion.
+    public var onClicked: ((CompanionAd) -> Void)?
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+}
+
+/// Where ads are shown: the video display and companion slots. IMA's
+/// `IMAAdDisplayContainer`.
+@MainActor
+public final class AdDisplayContainer {
+    /// The display ads play in.
+    public let videoDisplay: any VideoDisplay
+    public let companionSlots: [CompanionAdSlot]
+
+    public init(videoDisplay: any VideoDisplay, companionSlots: [CompanionAdSlot] = []) {
+        self.videoDisplay = videoDisplay
+        self.companionSlots = companionSlots
+    }
+}

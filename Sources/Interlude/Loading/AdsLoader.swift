@@ -1,0 +1,142 @@
+import Foundation
+import InterludeVAST
+
+/// What a loader shares with the managers it creates.
+struct LoaderServices: Sendable {
+    var resolver: WrapperResolver
+    var beaconQueue: BeaconQueue
+    var logger: any AdLogger
+
+    /// Sends the error pings a resolution owes, each with its `[ERRORCODE]`.
+    func fire(_ pings: [ErrorPing]) async {
+        guard !pings.isEmpty else { return }
+        let beacons = pings.compactMap { ping -> Beacon? in
+            let url = ping.url.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://") else { return nil }
+            return Beacon(
+                url: resolver.macros.fill(url, with: [.errorCode: .value(String(ping.code.rawValue))]), event: "error",
+                adID: "load", createdAt: resolver.macros.now())
+        }
+        await beaconQueue.enqueue(beacons)
+    }
+}
+
+/// Requests ads and hands back an ``AdsManager`` (through the delegate or
+/// `async`). IMA's `IMAAdsLoader`.
+///
+/// ```swift
+/// let loader = AdsLoader(settings: settings)
+/// let data = try await loader.loadAds(with: AdsRequest(adTagURL: tag, adDisplayContainer: container))
+/// data.adsManager.initialize(with: renderingSettings)
+/// ```
+@MainActor
+public final class AdsLoader {
+    /// The settings given at creation.
+    public let settings: Settings
+    /// Hears about loads started with ``requestAds(with:)``.
+    public weak var delegate: (any AdsLoaderDelegate)?
+    /// Delivers every beacon of this loader's ads (journaled when a
+    /// directory is available).
+    public let beaconQueue: BeaconQueue
+
+    let services: LoaderServices
+    private var managers: [WeakManager] = []
+
+    /// A loader. `httpClient`, `clock` and `logger` are injected for tests
+    /// and custom stacks; the defaults use `URLSession` and the system clock.
+    public init(
+        settings: Settings = Settings(), httpClient: (any HTTPClient)? = nil, clock: any AdClock = SystemClock(),
+        logger: any AdLogger = SilentLogger(), macros: VASTMacroFiller = VASTMacroFiller()
+    ) {
+        self.settings = settings
+        let http = httpClient ?? URLSessionHTTPClient(maxResponseSize: settings.maxResponseSize)
+        var policy = BeaconQueue.Policy()
+        policy.maxAge = settings.beaconMaxAge
+        let storage = AdsLoader.journalStorage(for: settings, logger: logger)
+        let queue: BeaconQueue
+        do {
+            queue = try BeaconQueue(
+                http: http, clock: clock, storage: storage, policy: policy, logger: logger,
+                userAgent: settings.userAgent, now: macros.now)
+        } catch {
+            logger.log(.error, "beacons: journal unreadable (\(error)); continuing without crash safety")
+            // Without storage the initializer cannot throw.
+            queue = try! BeaconQueue(
+                http: http, clock: clock, policy: policy, logger: logger, userAgent: settings.userAgent, now: macros.now
+            )
+        }
+        beaconQueue = queue
+        services = LoaderServices(
+            resolver: WrapperResolver(http: http, clock: clock, settings: settings, logger: logger, macros: macros),
+            beaconQueue: queue, logger: logger)
+        Task { await queue.resumeOwedBeacons() }
+    }
+
+    private static func journalStorage(for settings: Settings, logger: any AdLogger) -> (any BeaconJournalStorage)? {
+        let directory =
+            settings.beaconJournalDirectory
+            ?? FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first?
+            .appendingPathComponent("Interlude/beacons", isDirectory: true)
+        guard let directory else { return nil }
+        do {
+            return try FileJournalStorage(directory: directory)
+        } catch {
+            logger.log(.warning, "beacons: no journal at \(directory.path) (\(error)); beacons are kept in memory only")
+            return nil
+        }
+    }
+
+    /// Starts loading; the result goes to ``delegate``.
+    public func requestAds(with request: AdsRequest) {
+        Task { @MainActor in
+            do throws(AdError) {
+                let data = try await self.loadAds(with: request)
+                self.delegate?.adsLoader(self, adsLoadedWith: data)
+            } catch {
+                self.delegate?.adsLoader(
+                    self, failedWith: AdLoadingErrorData(adError: error, userContext: request.userContext))
+            }
+        }
+    }
+
+    /// Loads the ads of `request`. Throws ``AdError`` (the same error the
+    /// delegate would receive).
+    public func loadAds(with request: AdsRequest) async throws(AdError) -> AdsLoadedData {
+        let resolution: AdResolution
+        if let tag = request.adTagURL {
+            resolution = await services.resolver.resolve(tagURL: tag, timeout: request.vastLoadTimeout)
+        } else if let response = request.adsResponse {
+            resolution = await services.resolver.resolve(response: Data(response.utf8))
+        } else {
+            throw AdError(
+                type: .loadingFailed, code: .invalidArguments,
+                message: "the request has neither a tag URL nor a response")
+        }
+        await services.fire(resolution.errorPings)
+        if let error = resolution.error { throw error }
+        let schedule = resolution.vmap.map {
+            AdBreakSchedule(vmap: $0, contentDuration: request.contentDuration, playAdsAfterTime: nil)
+        }
+        if let schedule {
+            for skipped in schedule.skipped {
+                services.logger.log(.warning, "VMAP \(skipped.code.rawValue): \(skipped.reason)")
+            }
+        }
+        let manager = AdsManager(
+            resolvedAds: resolution.ads, schedule: schedule, vmapURL: resolution.hops.first?.url ?? request.adTagURL,
+            request: request, services: services)
+        managers.removeAll { $0.manager == nil }
+        managers.append(WeakManager(manager: manager))
+        return AdsLoadedData(adsManager: manager, userContext: request.userContext)
+    }
+
+    /// Tells the managers of this loader that the content finished, so a
+    /// post-roll can play. IMA's `contentComplete`.
+    public func contentComplete() {
+        for entry in managers { entry.manager?.contentDidComplete() }
+    }
+}
+
+private struct WeakManager {
+    weak var manager: AdsManager?
+}
