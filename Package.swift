@@ -24,7 +24,7 @@ let package = Package(
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
 
-        .executableTarget(name: "InterludeCLI", dependencies: ["InterludeVAST"]),
+        .executableTarget(name: "InterludeCLI", dependencies: ["InterludeVAST", "Interlude"]),
         .target(name: "CXMLScan", dependencies: ["CLibXML2"]),
         .executableTarget(name: "InterludeBench", dependencies: ["InterludeVAST", "CXMLScan"]),
 

@@ -1,4 +1,5 @@
 import Foundation
+import Interlude
 import InterludeVAST
 
 /// `interlude inspect FILE|-`: a readable report of an ad document.
@@ -9,7 +10,7 @@ enum InspectCommand {
         var strict = false
     }
 
-    static let usage = "usage: interlude inspect [--json] [--strict] FILE|-"
+    static let usage = "usage: interlude inspect [--json] [--strict] FILE|URL|-"
 
     static func parseOptions(_ arguments: [String]) -> Result<Options, UsageError> {
         var options = Options()
@@ -37,7 +38,9 @@ enum InspectCommand {
         var message: String
     }
 
-    static func run(arguments: [String], readStandardInput: () -> Data) -> CommandResult {
+    static func run(
+        arguments: [String], readStandardInput: () -> Data, httpClient: (any HTTPClient)? = nil
+    ) async -> CommandResult {
         let options: Options
         switch parseOptions(arguments) {
         case .success(let parsed): options = parsed
@@ -50,11 +53,14 @@ enum InspectCommand {
         } else {
             let path = options.path!
             if path.hasPrefix("http://") || path.hasPrefix("https://") {
+                guard let url = URL(string: path) else {
+                    return CommandResult(
+                        output: "", errorOutput: "interlude inspect: invalid URL '\(path)'", exitCode: 2)
+                }
+                let resolution = await AdTagResolver(httpClient: httpClient).resolve(tagURL: url)
+                let report = InspectionReport.make(from: resolution)
                 return CommandResult(
-                    output: "",
-                    errorOutput:
-                        "interlude inspect: reads files and standard input; fetch the tag first, e.g. curl -s URL | interlude inspect -",
-                    exitCode: 2)
+                    output: options.json ? report.json() : report.text(), exitCode: report.playable ? 0 : 1)
             }
             guard let contents = FileManager.default.contents(atPath: path) else {
                 return CommandResult(output: "", errorOutput: "interlude inspect: cannot read '\(path)'", exitCode: 2)

@@ -3,8 +3,11 @@ import Foundation
 extension InspectionReport {
     /// The report as an indented tree for people.
     func text() -> String {
-        var lines: [String] = []
-        if let vast {
+        var lines: [String] = hopLines()
+        if let resolvedAds {
+            lines.append("\(resolvedAds.count) ad(s) after wrapper resolution:")
+            lines.append(contentsOf: InspectionReport.VASTReport.adLines(resolvedAds, indent: "  "))
+        } else if let vast {
             lines.append("VAST \(vast.version.isEmpty ? "(no version)" : vast.version): \(vast.structureSummary)")
             lines.append(contentsOf: vast.treeLines(indent: "  "))
         } else if let vmap {
@@ -32,6 +35,10 @@ extension InspectionReport {
             }
         } else {
             lines.append("not a usable ad document")
+        }
+        if let errorPings, !errorPings.isEmpty {
+            lines.append("error URLs owed a ping (code URL):")
+            lines.append(contentsOf: errorPings.map { "  " + $0 })
         }
         if let error {
             lines.append("")
@@ -78,6 +85,11 @@ extension InspectionReport.VASTReport {
     func treeLines(indent: String) -> [String] {
         var lines: [String] = []
         for url in errorURLs { lines.append(indent + "error URL: \(url)") }
+        return lines + Self.adLines(ads, indent: indent)
+    }
+
+    static func adLines(_ ads: [InspectionReport.AdReport], indent: String) -> [String] {
+        var lines: [String] = []
         for ad in ads {
             var header = indent + "ad \(ad.id ?? "(no id)")"
             if let sequence = ad.sequence { header += " #\(sequence)" }
@@ -90,6 +102,9 @@ extension InspectionReport.VASTReport {
             lines.append(inner + "skip offset: \(ad.skipOffset ?? "not skippable")")
             lines.append(inner + "UI hideable: \(ad.uiHideable.map { $0 ? "yes" : "no" } ?? "not stated")")
             if let uri = ad.vastAdTagURI { lines.append(inner + "wraps: \(uri)") }
+            if let chain = ad.wrapperChain, !chain.isEmpty {
+                lines.append(inner + "via wrappers: \(chain.joined(separator: " → "))")
+            }
             for file in ad.mediaFiles {
                 var description = inner + "media: \(file.type ?? "?")"
                 if let width = file.width, let height = file.height { description += " \(width)x\(height)" }

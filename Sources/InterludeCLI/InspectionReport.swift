@@ -41,6 +41,8 @@ struct InspectionReport: Codable, Equatable {
         var trackingEvents: [String: Int]
         var errorURLs: [String]
         var playable: Bool
+        /// Ids of the wrappers that led to this ad, outermost first (URL mode).
+        var wrapperChain: [String]? = nil
     }
 
     struct VASTReport: Codable, Equatable {
@@ -75,6 +77,12 @@ struct InspectionReport: Codable, Equatable {
     var vmap: VMAPReport?
     var error: Problem?
     var diagnostics: [Problem]
+    /// URL mode: every fetch made, in order.
+    var hops: [HopReport]? = nil
+    /// URL mode: the ads after wrapper resolution, merged with their wrappers.
+    var resolvedAds: [AdReport]? = nil
+    /// URL mode: Error URLs the chain owed a ping, as "CODE URL" (not sent by inspect).
+    var errorPings: [String]? = nil
 
     static func make(from data: Data, strict: Bool) -> InspectionReport {
         let parser = VASTParser(options: .init(mode: strict ? .strict : .lenient))

@@ -6,15 +6,17 @@ enum InterludeCommand {
         usage: interlude <command> [options]
 
         commands:
-          inspect FILE|-   read a VAST or VMAP document (or an HLS playlist) and report
-                           its ads, breaks, warnings and errors
+          inspect FILE|URL|-
+                           read a VAST or VMAP document and report its ads, breaks,
+                           warnings and errors; a URL is fetched and its wrapper
+                           chain followed (each hop, then the merged ads)
                            options: --json (machine-readable), --strict (schema enforced)
           help             show this text
 
         exit status: 0 ok (inspect: at least one playable ad), 1 none or invalid, 2 usage error
         """
 
-    static func run(arguments: [String]) -> Int32 {
+    static func run(arguments: [String]) async -> Int32 {
         guard let command = arguments.first else {
             writeError(usage)
             return 2
@@ -22,7 +24,7 @@ enum InterludeCommand {
         let rest = Array(arguments.dropFirst())
         switch command {
         case "inspect":
-            let result = InspectCommand.run(
+            let result = await InspectCommand.run(
                 arguments: rest, readStandardInput: { FileHandle.standardInput.readDataToEndOfFile() })
             if !result.output.isEmpty { writeOutput(result.output) }
             if !result.errorOutput.isEmpty { writeError(result.errorOutput) }

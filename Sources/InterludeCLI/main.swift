@@ -1,4 +1,4 @@
 import Foundation
 
-let status = InterludeCommand.run(arguments: Array(CommandLine.arguments.dropFirst()))
+let status = await InterludeCommand.run(arguments: Array(CommandLine.arguments.dropFirst()))
 exit(status)

@@ -6,14 +6,14 @@ import Testing
 
 @Suite("interlude inspect")
 struct InspectCommandTests {
-    func inspect(_ arguments: [String], stdin: String = "") -> CommandResult {
-        InspectCommand.run(arguments: arguments, readStandardInput: { Data(stdin.utf8) })
+    func inspect(_ arguments: [String], stdin: String = "", http: InMemoryHTTPClient? = nil) async -> CommandResult {
+        await InspectCommand.run(arguments: arguments, readStandardInput: { Data(stdin.utf8) }, httpClient: http)
     }
 
     func corpusPath(_ relative: String) -> String { Corpus.root.appendingPathComponent(relative).path }
 
-    @Test func playableDocumentExitsZeroAndShowsTheTree() {
-        let result = inspect([corpusPath("videojs-vast/vast_skip.xml")])
+    @Test func playableDocumentExitsZeroAndShowsTheTree() async {
+        let result = await inspect([corpusPath("videojs-vast/vast_skip.xml")])
         #expect(result.exitCode == 0)
         #expect(result.output.contains("VAST 3.0: buffet of 1 ad"))
         #expect(result.output.contains("ad 5926628810 (inline)"))
@@ -29,53 +29,53 @@ struct InspectCommandTests {
         #expect(result.output.contains("result: playable"))
     }
 
-    @Test func podAndBuffetAreNamed() {
-        let result = inspect([corpusPath("vast-client-js/wrapper-multiple-ads.xml")])
+    @Test func podAndBuffetAreNamed() async {
+        let result = await inspect([corpusPath("vast-client-js/wrapper-multiple-ads.xml")])
         #expect(result.output.contains("pod of 2 and buffet of 2"))
         #expect(result.output.contains("ad 20011 #1 (wrapper)"))
         #expect(result.output.contains("wraps: vpaid.xml"))
     }
 
-    @Test func uiHideableIsShown() {
+    @Test func uiHideableIsShown() async {
         let xml = """
             <VAST version="4.2"><Ad id="x"><InLine><AdSystem>s</AdSystem><AdTitle>t</AdTitle><Impression>http://i</Impression>
             <Creatives><Creative><Linear><Duration>00:00:10</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="1" height="1">http://m</MediaFile></MediaFiles></Linear></Creative></Creatives>
             <Extensions><Extension type="uiSettings"><UiHideable>1</UiHideable></Extension></Extensions></InLine></Ad></VAST>
             """
-        let result = inspect(["-"], stdin: xml)
+        let result = await inspect(["-"], stdin: xml)
         #expect(result.exitCode == 0)
         #expect(result.output.contains("UI hideable: yes"))
     }
 
-    @Test func noAdDocumentExitsOne() {
-        let result = inspect([corpusPath("vast-client-js/empty-no-ad.xml")])
+    @Test func noAdDocumentExitsOne() async {
+        let result = await inspect([corpusPath("vast-client-js/empty-no-ad.xml")])
         #expect(result.exitCode == 1)
         #expect(result.output.contains("no ads (1 error URL(s))"))
         #expect(result.output.contains("result: no playable ad"))
     }
 
-    @Test func malformedDocumentExitsOneWithCodeAndLine() {
-        let result = inspect(["-"], stdin: "<VAST version=\"4.2\">\n<Ad>\n</VAST>")
+    @Test func malformedDocumentExitsOneWithCodeAndLine() async {
+        let result = await inspect(["-"], stdin: "<VAST version=\"4.2\">\n<Ad>\n</VAST>")
         #expect(result.exitCode == 1)
         #expect(
             result.output.contains("error 100: malformed XML: end tag </VAST> does not match <Ad> (line 3, column 1)"))
     }
 
-    @Test func warningsCarryCodesAndLines() {
-        let result = inspect([corpusPath("vast-client-js/sample.xml")])
+    @Test func warningsCarryCodesAndLines() async {
+        let result = await inspect([corpusPath("vast-client-js/sample.xml")])
         #expect(
             result.output.contains(
                 "warning 101: Duration \"30\" is not HH:MM:SS(.mmm); read as 30 s (line 152, column 13)"))
     }
 
-    @Test func strictFlagTurnsViolationsIntoErrors() {
-        let result = inspect(["--strict", corpusPath("vast-client-js/sample.xml")])
+    @Test func strictFlagTurnsViolationsIntoErrors() async {
+        let result = await inspect(["--strict", corpusPath("vast-client-js/sample.xml")])
         #expect(result.exitCode == 1)
         #expect(result.output.contains("error 101:"))
     }
 
-    @Test func vmapShowsBreaks() {
-        let result = inspect([corpusPath("vmap-js/correct-vmap.xml")])
+    @Test func vmapShowsBreaks() async {
+        let result = await inspect([corpusPath("vmap-js/correct-vmap.xml")])
         #expect(result.exitCode == 0)
         #expect(result.output.contains("VMAP 1.0: 3 ad break(s)"))
         #expect(result.output.contains("break 2 at 00:10:23.125 [linear] id myid"))
@@ -83,8 +83,8 @@ struct InspectCommandTests {
         #expect(result.output.contains("break tracking: breakEnd ×2, breakStart ×1, error ×1"))
     }
 
-    @Test func jsonFollowsTheDocumentedSchema() throws {
-        let result = inspect(["--json", corpusPath("vast-client-js/sample.xml")])
+    @Test func jsonFollowsTheDocumentedSchema() async throws {
+        let result = await inspect(["--json", corpusPath("vast-client-js/sample.xml")])
         #expect(result.exitCode == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         #expect(object["kind"] as? String == "vast")
@@ -105,21 +105,63 @@ struct InspectCommandTests {
         #expect(diagnostics.first?["line"] as? Int == 152)
     }
 
-    @Test func jsonForAnInvalidDocumentHasTheError() throws {
-        let result = inspect(["--json", "-"], stdin: "<VAST version=\"1.0\"/>")
+    @Test func jsonForAnInvalidDocumentHasTheError() async throws {
+        let result = await inspect(["--json", "-"], stdin: "<VAST version=\"1.0\"/>")
         #expect(result.exitCode == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         #expect(object["kind"] as? String == "invalid")
         #expect((object["error"] as? [String: Any])?["code"] as? Int == 102)
     }
 
-    @Test func usageErrorsExitTwo() {
-        #expect(inspect([]).exitCode == 2)
-        #expect(inspect(["--bogus", "x"]).exitCode == 2)
-        #expect(inspect(["a.xml", "b.xml"]).exitCode == 2)
-        #expect(inspect(["/nonexistent/file.xml"]).exitCode == 2)
-        #expect(inspect(["https://ads.example.test/tag"]).exitCode == 2)
-        #expect(InterludeCommand.run(arguments: []) == 2)
-        #expect(InterludeCommand.run(arguments: ["frobnicate"]) == 2)
+    @Test func usageErrorsExitTwo() async {
+        #expect(await inspect([]).exitCode == 2)
+        #expect(await inspect(["--bogus", "x"]).exitCode == 2)
+        #expect(await inspect(["a.xml", "b.xml"]).exitCode == 2)
+        #expect(await inspect(["/nonexistent/file.xml"]).exitCode == 2)
+        #expect(await InterludeCommand.run(arguments: []) == 2)
+        #expect(await InterludeCommand.run(arguments: ["frobnicate"]) == 2)
+    }
+
+    @Test func urlFollowsTheWrapperChainAndShowsEveryHop() async throws {
+        var routes: [String: InMemoryHTTPClient.Reply] = [:]
+        for path in Corpus.files(withExtension: "xml") {
+            routes["http://127.0.0.1:9/\(path)"] = .body(String(decoding: try Corpus.data(path), as: UTF8.self))
+        }
+        let http = InMemoryHTTPClient(routes: routes)
+        let result = await inspect(["http://127.0.0.1:9/vast-client-js/wrapper-a.xml"], http: http)
+        #expect(result.exitCode == 0)
+        #expect(result.output.contains("wrapper chain (3 fetches):"))
+        #expect(result.output.contains("[0] 200"))
+        #expect(result.output.contains("http://127.0.0.1:9/vast-client-js/wrapper-b.xml"))
+        #expect(result.output.contains("[2] 200"))
+        #expect(result.output.contains("1 ad(s) after wrapper resolution:"))
+        #expect(result.output.contains("ad ad_id_0002 (inline)"))
+        #expect(result.output.contains("via wrappers: 4321 → 1234"))
+        #expect(result.output.contains("impressions: 4"))
+    }
+
+    @Test func urlJSONHasHopsAndMergedAds() async throws {
+        let http = InMemoryHTTPClient(routes: [
+            "http://127.0.0.1:9/w": .body(
+                "<VAST version=\"4.2\"><Ad id=\"w\"><Wrapper><AdSystem>w</AdSystem><VASTAdTagURI>http://127.0.0.1:9/gone</VASTAdTagURI><Error>http://127.0.0.1:9/e?c=[ERRORCODE]</Error></Wrapper></Ad></VAST>"
+            )
+        ])
+        let result = await inspect(["--json", "http://127.0.0.1:9/w"], http: http)
+        #expect(result.exitCode == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        #expect(object["kind"] as? String == "invalid")
+        #expect((object["error"] as? [String: Any])?["code"] as? Int == 301)
+        let hops = try #require(object["hops"] as? [[String: Any]])
+        #expect(hops.map { $0["status"] as? Int } == [200, 404])
+        #expect(object["errorPings"] as? [String] == ["301 http://127.0.0.1:9/e?c=[ERRORCODE]"])
+    }
+
+    @Test func unreachableURLExitsOne() async {
+        let http = InMemoryHTTPClient(routes: ["http://127.0.0.1:9/down": .failure(.unreachable("connection refused"))])
+        let result = await inspect(["http://127.0.0.1:9/down"], http: http)
+        #expect(result.exitCode == 1)
+        #expect(result.output.contains("  [0] --- "))
+        #expect(result.output.contains(" ms 0 B http://127.0.0.1:9/down — unreachable: connection refused"))
+        #expect(result.output.contains("error 301:"))
     }
 }
