@@ -1,0 +1,77 @@
+import Foundation
+
+/// The words of the custom ad UI in one language. English and Brazilian
+/// Portuguese are built in; apps add others with ``register(_:for:)``.
+public struct AdUIStrings: Sendable, Hashable {
+    /// Countdown for a standalone ad; `%@` is the remaining seconds. "Ad (%@s)".
+    public var countdownSingle: String
+    /// Countdown in a pod; `%1$@` position, `%2$@` total, `%3$@` seconds. "Ad %1$@ of %2$@ (%3$@s)".
+    public var countdownInPod: String
+    /// The skip button while it counts down; `%@` is seconds. "Skip this ad in %@...".
+    public var skipCountdown: String
+    /// The skip button once skipping is allowed. "Skip ad".
+    public var skipNow: String
+    /// The click-through button. "Learn More".
+    public var learnMore: String
+
+    public init(
+        countdownSingle: String, countdownInPod: String, skipCountdown: String, skipNow: String, learnMore: String
+    ) {
+        self.countdownSingle = countdownSingle
+        self.countdownInPod = countdownInPod
+        self.skipCountdown = skipCountdown
+        self.skipNow = skipNow
+        self.learnMore = learnMore
+    }
+
+    /// English, worded as the IMA custom-UI guide builds it.
+    public static let english = AdUIStrings(
+        countdownSingle: "Ad (%@s)", countdownInPod: "Ad %1$@ of %2$@ (%3$@s)", skipCountdown: "Skip this ad in %@...",
+        skipNow: "Skip ad", learnMore: "Learn More")
+
+    /// Brazilian Portuguese, worded as the guide's Portuguese edition names the elements.
+    public static let brazilianPortuguese = AdUIStrings(
+        countdownSingle: "Anúncio (%@s)", countdownInPod: "Anúncio %1$@ de %2$@ (%3$@s)",
+        skipCountdown: "Pular este anúncio em %@...", skipNow: "Pular anúncio", learnMore: "Saiba mais")
+
+    private static let table = StringsTable()
+
+    /// Adds or replaces the strings for a language tag (`de`, `es-MX`, …).
+    public static func register(_ strings: AdUIStrings, for language: String) {
+        table.set(strings, for: language.lowercased())
+    }
+
+    /// The strings for a BCP 47 tag: an exact match, then the language
+    /// alone (`pt-PT` → `pt`), then English.
+    public static func forLanguage(_ language: String) -> AdUIStrings {
+        let tag = language.lowercased().replacingOccurrences(of: "_", with: "-")
+        if let exact = table.get(tag) { return exact }
+        if let base = tag.split(separator: "-").first, let match = table.get(String(base)) { return match }
+        return .english
+    }
+
+    /// Fills `%@`, `%1$@`… placeholders (Foundation-free, so every platform
+    /// formats the same).
+    static func format(_ template: String, _ arguments: [String]) -> String {
+        var result = template
+        for (index, argument) in arguments.enumerated() {
+            result = result.replacingOccurrences(of: "%\(index + 1)$@", with: argument)
+        }
+        for argument in arguments {
+            guard let range = result.range(of: "%@") else { break }
+            result.replaceSubrange(range, with: argument)
+        }
+        return result
+    }
+}
+
+/// The registered languages. Guarded by `lock`, so the unchecked conformance is sound.
+private final class StringsTable: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [String: AdUIStrings] = [
+        "en": .english, "pt-br": .brazilianPortuguese, "pt": .brazilianPortuguese,
+    ]
+
+    func get(_ tag: String) -> AdUIStrings? { lock.withLock { entries[tag] } }
+    func set(_ strings: AdUIStrings, for tag: String) { lock.withLock { entries[tag] = strings } }
+}
