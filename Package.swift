@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "InterludeVAST", targets: ["InterludeVAST"]),
         .library(name: "Interlude", targets: ["Interlude"]),
+        .library(name: "InterludePlayer", targets: ["InterludePlayer"]),
         .executable(name: "interlude", targets: ["InterludeCLI"]),
         .executable(name: "interlude-bench", targets: ["InterludeBench"]),
     ],
@@ -15,6 +16,8 @@ let package = Package(
         .target(name: "InterludeVAST"),
         // SDK runtime: loading, tracking, beacons. Foundation only.
         .target(name: "Interlude", dependencies: ["InterludeVAST"]),
+        // Players for Linux/macOS: the simulated display (tests, demo).
+        .target(name: "InterludePlayer", dependencies: ["Interlude"]),
 
         // Raw libxml2, used only by the benchmark as the speed reference (through
         // CXMLScan, so Swift never imports libxml2's headers).
@@ -31,7 +34,7 @@ let package = Package(
         .target(name: "InterludeTestSupport", dependencies: ["InterludeVAST", "Interlude"]),
 
         .testTarget(name: "InterludeVASTTests", dependencies: ["InterludeVAST", "InterludeTestSupport"]),
-        .testTarget(name: "InterludeTests", dependencies: ["Interlude", "InterludeTestSupport"]),
+        .testTarget(name: "InterludeTests", dependencies: ["Interlude", "InterludePlayer", "InterludeTestSupport"]),
         .testTarget(name: "InterludeCLITests", dependencies: ["InterludeCLI", "InterludeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

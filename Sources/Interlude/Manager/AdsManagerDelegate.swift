@@ -1,0 +1,39 @@
+import Foundation
+
+/// Hears what the ads manager does. IMA's `IMAAdsManagerDelegate`; the
+/// optional members have empty defaults.
+@MainActor
+public protocol AdsManagerDelegate: AnyObject {
+    func adsManager(_ adsManager: AdsManager, didReceive event: AdEvent)
+    func adsManager(_ adsManager: AdsManager, didReceive error: AdError)
+    /// Pause the content: an ad break starts.
+    func adsManagerDidRequestContentPause(_ adsManager: AdsManager)
+    /// Resume the content: the ad break ended.
+    func adsManagerDidRequestContentResume(_ adsManager: AdsManager)
+    /// The playing ad reached `mediaTime` of `totalTime` seconds (for a custom countdown).
+    func adsManager(_ adsManager: AdsManager, adDidProgressToTime mediaTime: TimeInterval, totalTime: TimeInterval)
+    /// The ad's media loaded and is about to play.
+    func adsManagerAdPlaybackReady(_ adsManager: AdsManager)
+    func adsManagerAdDidStartBuffering(_ adsManager: AdsManager)
+    func adsManagerAdDidBufferToMediaTime(_ adsManager: AdsManager, mediaTime: TimeInterval)
+    /// Interlude: the custom UI changed (countdown, skip button, Learn More).
+    func adsManager(_ adsManager: AdsManager, didUpdate uiState: AdUIState)
+}
+
+extension AdsManagerDelegate {
+    public func adsManager(
+        _ adsManager: AdsManager, adDidProgressToTime mediaTime: TimeInterval, totalTime: TimeInterval
+    ) {}
+    public func adsManagerAdPlaybackReady(_ adsManager: AdsManager) {}
+    public func adsManagerAdDidStartBuffering(_ adsManager: AdsManager) {}
+    public func adsManagerAdDidBufferToMediaTime(_ adsManager: AdsManager, mediaTime: TimeInterval) {}
+    public func adsManager(_ adsManager: AdsManager, didUpdate uiState: AdUIState) {}
+}
+
+/// Where the playing ad is. IMA's `IMAAdPlaybackInfo`.
+public struct AdPlaybackInfo: Sendable, Hashable {
+    public var currentMediaTime: TimeInterval
+    public var totalMediaTime: TimeInterval
+    public var bufferedMediaTime: TimeInterval
+    public var isPlaying: Bool
+}

@@ -1,0 +1,161 @@
+import Foundation
+import Interlude
+
+/// A ``VideoDisplay`` that "plays" media of a known duration on a clock:
+/// real time, N× faster, or a test's manual clock. It can be told to fail,
+/// to stall (never load), or to report timed metadata. Tests, the terminal
+/// player and the demo use it.
+@MainActor
+public final class SimulatedVideoDisplay: VideoDisplay {
+    /// How a media URL behaves.
+    public enum Behavior: Sendable, Hashable {
+        /// Loads and plays to its end.
+        case plays
+        /// Fails to load with this error.
+        case failsToLoad(VideoDisplayError)
+        /// Fails with this error after playing this many seconds.
+        case failsAfter(TimeInterval, VideoDisplayError)
+        /// Never loads (the SDK's load timeout fires).
+        case stalls
+    }
+
+    public weak var delegate: (any VideoDisplayDelegate)?
+    public var volume: Float = 1
+    public private(set) var currentMediaTime: TimeInterval = 0
+    public private(set) var totalMediaTime: TimeInterval = 0
+    public var bufferedMediaTime: TimeInterval { totalMediaTime }
+    public private(set) var isPlaying = false
+    /// The loaded URL.
+    public private(set) var loadedURL: URL?
+    /// Every command received, for tests ("load URL", "play", "pause", "reset", "seek T").
+    public private(set) var commands: [String] = []
+
+    /// Media seconds per clock second. Default 1.
+    public var speed: Double
+    /// Media seconds between progress reports. Default 0.25 (4 Hz at 1×).
+    public var tickInterval: TimeInterval = 0.25
+    /// The duration of a URL's media. Default 10 s.
+    public var durationForURL: (URL) -> TimeInterval = { _ in 10 }
+    /// How a URL behaves. Default: plays.
+    public var behaviorForURL: (URL) -> Behavior = { _ in .plays }
+
+    private let clock: any AdClock
+    private var started = false
+    private var playback: Task<Void, Never>?
+    private var pending: Task<Void, Never>?
+
+    public init(clock: any AdClock = SystemClock(), speed: Double = 1) {
+        self.clock = clock
+        self.speed = speed
+    }
+
+    public func load(_ url: URL, subtitles: [[String: String]]?) {
+        stopPlayback()
+        commands.append("load \(url.absoluteString)")
+        loadedURL = url
+        started = false
+        currentMediaTime = 0
+        totalMediaTime = durationForURL(url)
+        switch behaviorForURL(url) {
+        case .stalls:
+            return
+        case .failsToLoad(let error):
+            later { display in display.delegate?.videoDisplay(display, didReceiveError: error) }
+        case .plays, .failsAfter:
+            later { display in display.delegate?.videoDisplayDidLoad(display) }
+        }
+    }
+
+    public func play() {
+        commands.append("play")
+        guard loadedURL != nil, !isPlaying else { return }
+        isPlaying = true
+        if started {
+            delegate?.videoDisplayDidResume(self)
+        } else {
+            started = true
+            delegate?.videoDisplayDidStart(self)
+        }
+        runPlayback()
+    }
+
+    public func pause() {
+        commands.append("pause")
+        guard isPlaying else { return }
+        isPlaying = false
+        playback?.cancel()
+        playback = nil
+        delegate?.videoDisplayDidPause(self)
+    }
+
+    public func reset() {
+        commands.append("reset")
+        stopPlayback()
+        loadedURL = nil
+        started = false
+        currentMediaTime = 0
+        totalMediaTime = 0
+    }
+
+    public func seek(to time: TimeInterval) {
+        commands.append("seek \(time)")
+        currentMediaTime = min(max(0, time), totalMediaTime)
+    }
+
+    /// The user touched the video.
+    public func tap() { delegate?.videoDisplayDidClick(self) }
+
+    /// Reports timed metadata as a stream would (ID3 or DATERANGE attributes).
+    public func reportTimedMetadata(_ metadata: [String: String]) {
+        delegate?.videoDisplay(self, didReceiveTimedMetadata: metadata)
+    }
+
+    // MARK: - Clock
+
+    private func stopPlayback() {
+        isPlaying = false
+        playback?.cancel()
+        playback = nil
+        pending?.cancel()
+        pending = nil
+    }
+
+    /// Runs `action` on the next turn, so the SDK never hears back inside its own call.
+    private func later(_ action: @escaping @MainActor (SimulatedVideoDisplay) -> Void) {
+        pending = Task { [weak self] in
+            await Task.yield()
+            guard !Task.isCancelled, let self else { return }
+            action(self)
+        }
+    }
+
+    private func runPlayback() {
+        let clock = self.clock
+        let failure: (TimeInterval, VideoDisplayError)?
+        if let url = loadedURL, case .failsAfter(let seconds, let error) = behaviorForURL(url) {
+            failure = (seconds, error)
+        } else {
+            failure = nil
+        }
+        playback = Task { [weak self] in
+            while !Task.isCancelled {
+                guard let interval = self.map({ $0.tickInterval / max($0.speed, 0.0001) }) else { return }
+                do { try await clock.sleep(for: interval) } catch { return }
+                guard let self, !Task.isCancelled, self.isPlaying else { return }
+                self.currentMediaTime = min(self.totalMediaTime, self.currentMediaTime + self.tickInterval)
+                if let failure, self.currentMediaTime >= failure.0 {
+                    self.isPlaying = false
+                    self.delegate?.videoDisplay(self, didReceiveError: failure.1)
+                    return
+                }
+                self.delegate?.videoDisplay(
+                    self, didProgressToMediaTime: self.currentMediaTime, totalTime: self.totalMediaTime)
+                if self.currentMediaTime >= self.totalMediaTime {
+                    self.isPlaying = false
+                    self.delegate?.videoDisplayDidComplete(self)
+                    return
+                }
+            }
+        }
+    }
+}
