@@ -27,7 +27,7 @@ let package = Package(
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
 
-        .executableTarget(name: "InterludeCLI", dependencies: ["InterludeVAST", "Interlude"]),
+        .executableTarget(name: "InterludeCLI", dependencies: ["InterludeVAST", "Interlude", "InterludePlayer"]),
         .target(name: "CXMLScan", dependencies: ["CLibXML2"]),
         .executableTarget(name: "InterludeBench", dependencies: ["InterludeVAST", "CXMLScan"]),
 

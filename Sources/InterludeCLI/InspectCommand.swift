@@ -39,7 +39,7 @@ enum InspectCommand {
     }
 
     static func run(
-        arguments: [String], readStandardInput: () -> Data, httpClient: (any HTTPClient)? = nil
+        arguments: [String], readStandardInput: @Sendable () -> Data, httpClient: (any HTTPClient)? = nil
     ) async -> CommandResult {
         let options: Options
         switch parseOptions(arguments) {

@@ -11,11 +11,14 @@ enum InterludeCommand {
                            warnings and errors; a URL is fetched and its wrapper
                            chain followed (each hop, then the merged ads)
                            options: --json (machine-readable), --strict (schema enforced)
+          play URL         play a VAST or VMAP tag in the terminal with the custom ad UI
+                           options: --speed N, --content-duration S, --language TAG, --json
           help             show this text
 
         exit status: 0 ok (inspect: at least one playable ad), 1 none or invalid, 2 usage error
         """
 
+    @MainActor
     static func run(arguments: [String]) async -> Int32 {
         guard let command = arguments.first else {
             writeError(usage)
@@ -29,6 +32,8 @@ enum InterludeCommand {
             if !result.output.isEmpty { writeOutput(result.output) }
             if !result.errorOutput.isEmpty { writeError(result.errorOutput) }
             return result.exitCode
+        case "play":
+            return await PlayCommand.run(arguments: rest)
         case "help", "--help", "-h":
             writeOutput(usage)
             return 0

@@ -50,6 +50,20 @@ public actor BeaconQueue {
     private var stats = Statistics()
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
     private var isShutDown = false
+    private var observer: (@Sendable (Beacon, Delivery) -> Void)?
+
+    /// What became of a beacon.
+    public enum Delivery: String, Sendable, Hashable {
+        /// The server answered (any status below 500 other than 408/429).
+        case delivered
+        /// Dropped: too old, or an invalid URL.
+        case dropped
+    }
+
+    /// Calls `observer` (on the queue) for every beacon delivered or dropped.
+    public func setObserver(_ observer: (@Sendable (Beacon, Delivery) -> Void)?) {
+        self.observer = observer
+    }
 
     /// A queue; with `storage`, beacons survive crashes and restarts (call
     /// ``resumeOwedBeacons()`` to send what an earlier run left owed).
@@ -139,6 +153,7 @@ public actor BeaconQueue {
         while !Task.isCancelled, let beacon = lanes[adID]?.first {
             let outcome = await deliver(beacon)
             guard outcome != .cancelled, !Task.isCancelled else { return }
+            observer?(beacon, outcome == .delivered ? .delivered : .dropped)
             lanes[adID]?.removeFirst()
             inMemory.remove(beacon.idempotencyKey)
             do { try journal?.settle(beacon.idempotencyKey) } catch {

@@ -1,0 +1,196 @@
+import Foundation
+import Interlude
+import InterludePlayer
+
+/// One playback: content and ads on the simulated displays, keys in, the
+/// screen (or JSON lines) out.
+@MainActor
+final class PlaySession: AdsManagerDelegate {
+    let options: PlayCommand.Options
+    let output: TerminalOutput
+    let clock = SystemClock()
+    let display: SimulatedVideoDisplay
+    let content: SimulatedContentPlayer
+    let loader: AdsLoader
+    private var manager: AdsManager?
+    private var keys = KeyReader()
+    private var finish: CheckedContinuation<Int32, Never>?
+    private var mediaDurations: [String: TimeInterval] = [:]
+    private var inBreak = false
+    private var breakLabel = ""
+    private var lastEvent = ""
+    private var isVMAP = false
+    private var allAdsCompleted = false
+    private var adPaused = false
+    private var exitCode: Int32 = 0
+
+    init(options: PlayCommand.Options, output: TerminalOutput, httpClient: (any HTTPClient)?) {
+        self.options = options
+        self.output = output
+        display = SimulatedVideoDisplay(clock: clock, speed: options.speed)
+        content = SimulatedContentPlayer(duration: options.contentDuration, clock: clock, speed: options.speed)
+        var settings = Settings()
+        settings.language = options.language
+        settings.playerType = "interlude-play"
+        settings.beaconJournalDirectory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("interlude-play-\(ProcessInfo.processInfo.processIdentifier)")
+        loader = AdsLoader(settings: settings, httpClient: httpClient, clock: clock)
+    }
+
+    func run() async -> Int32 {
+        let request = AdsRequest(
+            adTagURL: options.tag!, adDisplayContainer: AdDisplayContainer(videoDisplay: display),
+            contentPlayhead: content)
+        request.contentDuration = options.contentDuration
+        if options.json {
+            let output = self.output
+            await loader.beaconQueue.setObserver { beacon, delivery in
+                output.jsonLine([
+                    "type": "beacon", "event": beacon.event, "ad": beacon.adID, "url": beacon.url,
+                    "delivery": delivery.rawValue,
+                ])
+            }
+        }
+        let manager: AdsManager
+        do {
+            manager = try await loader.loadAds(with: request).adsManager
+        } catch {
+            output.failure("could not load ads: error \(error.code.rawValue): \(error.message)")
+            return 1
+        }
+        self.manager = manager
+        isVMAP = !manager.adCuePoints.isEmpty
+        display.durationForURL = { [weak self] url in self?.mediaDurations[url.absoluteString] ?? 10 }
+        for ad in manager.ads { if let media = ad.mediaURL { mediaDurations[media] = ad.duration } }
+        content.onTick = { [weak self] in self?.redraw() }
+        content.onEnd = { [weak self] in self?.contentEnded() }
+        manager.delegate = self
+        manager.linkOpener = { [weak self] url in self?.lastEvent = "opened \(url.absoluteString)" }
+        var rendering = AdsRenderingSettings()
+        rendering.disableUi = true
+        keys.start { [weak self] key in self?.handleKey(key) }
+        output.begin(title: "interlude play — \(options.tag!.absoluteString)")
+        manager.initialize(with: rendering)
+        if manager.ads.isEmpty && !hasPreroll(manager) { content.play() }
+        let code = await withCheckedContinuation { finish = $0 }
+        keys.stop()
+        await loader.beaconQueue.waitUntilIdle()
+        output.end()
+        return code
+    }
+
+    private func hasPreroll(_ manager: AdsManager) -> Bool { manager.adCuePoints.first == 0 }
+
+    private func done(_ code: Int32) {
+        guard let finish else { return }
+        self.finish = nil
+        content.stop()
+        manager?.destroy()
+        finish.resume(returning: code)
+    }
+
+    private func contentEnded() {
+        redraw()
+        if isVMAP {
+            loader.contentComplete()
+            if allAdsCompleted { done(exitCode) }
+        } else {
+            done(exitCode)
+        }
+    }
+
+    // MARK: - Keys
+
+    private func handleKey(_ key: Character) {
+        guard let manager else { return }
+        switch key {
+        case "s": manager.skip()
+        case "l": manager.clicked()
+        case "p":
+            if inBreak {
+                adPaused ? manager.resume() : manager.pause()
+            } else {
+                content.isPlaying ? content.pause() : content.play()
+            }
+        case " ": inBreak ? display.tap() : (content.isPlaying ? content.pause() : content.play())
+        case "q":
+            lastEvent = "quit"
+            done(exitCode)
+        default: return
+        }
+        redraw()
+    }
+
+    // MARK: - AdsManagerDelegate
+
+    func adsManager(_ adsManager: AdsManager, didReceive event: AdEvent) {
+        if options.json {
+            var line: [String: String] = ["type": "event", "event": event.typeString]
+            if let ad = event.ad {
+                line["ad"] = ad.adID
+                line["position"] = "\(ad.adPodInfo.adPosition)/\(ad.adPodInfo.totalAds)"
+                line["podIndex"] = String(ad.adPodInfo.podIndex)
+            }
+            for (key, value) in event.adData { line[key] = value }
+            output.jsonLine(line)
+        }
+        switch event.type {
+        case .pause: adPaused = true
+        case .resume, .started, .complete, .skipped, .adBreakEnded: adPaused = false
+        default: break
+        }
+        switch event.type {
+        case .loaded:
+            if let ad = event.ad, let media = ad.mediaURL { mediaDurations[media] = ad.duration }
+            if let ad = event.ad, ad.adPodInfo.podIndex == 0 { adsManager.start() }
+        case .tapped:
+            adsManager.resume()  // the guide's custom UI: a tap resumes a paused ad
+        case .allAdsCompleted:
+            allAdsCompleted = true
+            if content.hasEnded || !isVMAP && content.hasEnded { done(exitCode) }
+        default:
+            break
+        }
+        if event.type != .log { lastEvent = event.typeString + (event.ad.map { " \($0.adID)" } ?? "") }
+        redraw()
+    }
+
+    func adsManager(_ adsManager: AdsManager, didReceive error: AdError) {
+        lastEvent = "error \(error.code.rawValue): \(error.message)"
+        if options.json {
+            output.jsonLine(["type": "error", "code": String(error.code.rawValue), "message": error.message])
+        }
+        redraw()
+    }
+
+    func adsManagerDidRequestContentPause(_ adsManager: AdsManager) {
+        content.pause()
+        inBreak = true
+        breakLabel = content.currentTime == 0 ? "pre-roll" : (content.hasEnded ? "post-roll" : "mid-roll")
+        redraw()
+    }
+
+    func adsManagerDidRequestContentResume(_ adsManager: AdsManager) {
+        inBreak = false
+        if content.hasEnded {
+            if !isVMAP || allAdsCompleted { done(exitCode) }
+        } else {
+            content.play()
+        }
+        redraw()
+    }
+
+    func adsManager(_ adsManager: AdsManager, didUpdate uiState: AdUIState) { redraw() }
+
+    // MARK: - Drawing
+
+    private func redraw() {
+        guard !options.json, let manager else { return }
+        output.draw(
+            TerminalFrame(
+                contentTime: content.currentTime, contentDuration: content.duration, contentPlaying: content.isPlaying,
+                cuePoints: manager.adCuePoints, inBreak: inBreak, breakLabel: breakLabel, ui: manager.uiState,
+                adTime: manager.adPlaybackInfo.currentMediaTime, adDuration: manager.adPlaybackInfo.totalMediaTime,
+                adPaused: inBreak && adPaused, lastEvent: lastEvent))
+    }
+}
