@@ -2,7 +2,7 @@
 # Installs the Debian packages the build, tests and tools need, when missing.
 # Safe to run repeatedly; does nothing when everything is present.
 set -euo pipefail
-packages=(pkg-config libxml2-dev)
+packages=(pkg-config libxml2-dev tmux curl python3)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
