@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "InterludeVAST", targets: ["InterludeVAST"]),
         .library(name: "Interlude", targets: ["Interlude"]),
         .library(name: "InterludePlayer", targets: ["InterludePlayer"]),
+        .library(name: "InterludeAVKit", targets: ["InterludeAVKit"]),
         .executable(name: "interlude", targets: ["InterludeCLI"]),
         .executable(name: "interlude-bench", targets: ["InterludeBench"]),
     ],
@@ -16,6 +17,8 @@ let package = Package(
         .target(name: "InterludeVAST"),
         // SDK runtime: loading, tracking, beacons. Foundation only.
         .target(name: "Interlude", dependencies: ["InterludeVAST"]),
+        // Apple only (everything behind #if canImport): AVPlayer display, UIKit overlay.
+        .target(name: "InterludeAVKit", dependencies: ["Interlude"]),
         // Players for Linux/macOS: the simulated display (tests, demo).
         .target(name: "InterludePlayer", dependencies: ["Interlude"]),
 

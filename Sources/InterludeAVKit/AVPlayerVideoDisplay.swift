@@ -1,0 +1,163 @@
+#if canImport(AVFoundation)
+    import AVFoundation
+    import Foundation
+    import Interlude
+
+    /// A ``VideoDisplay`` on `AVPlayer`: the app's player plays the ad.
+    /// Reports load, start, pause, resume, progress (4 Hz), completion,
+    /// errors (401 when the file is missing, 405 otherwise) and ID3 timed
+    /// metadata to the SDK.
+    @MainActor
+    public final class AVPlayerVideoDisplay: NSObject, VideoDisplay {
+        public let player: AVPlayer
+        public weak var delegate: (any VideoDisplayDelegate)?
+
+        private var started = false
+        private var statusObservation: NSKeyValueObservation?
+        private var notificationTokens: [NSObjectProtocol] = []
+        private var timeObserver: Any?
+        private var metadataOutput: AVPlayerItemMetadataOutput?
+
+        public init(player: AVPlayer = AVPlayer()) {
+            self.player = player
+            super.init()
+        }
+
+        public var volume: Float {
+            get { player.volume }
+            set { player.volume = newValue }
+        }
+
+        public var currentMediaTime: TimeInterval { player.currentTime().seconds.finiteOrZero }
+        public var totalMediaTime: TimeInterval { player.currentItem?.duration.seconds.finiteOrZero ?? 0 }
+        public var bufferedMediaTime: TimeInterval {
+            guard let range = player.currentItem?.loadedTimeRanges.last?.timeRangeValue else { return 0 }
+            return (range.start + range.duration).seconds.finiteOrZero
+        }
+        public var isPlaying: Bool { player.rate != 0 }
+
+        public func load(_ url: URL, subtitles: [[String: String]]?) {
+            detach()
+            started = false
+            let item = AVPlayerItem(url: url)
+            statusObservation = item.observe(\.status, options: [.new]) { [weak self] item, _ in
+                let status = item.status
+                let error = item.error
+                Task { @MainActor in self?.statusChanged(status, error: error) }
+            }
+            let center = NotificationCenter.default
+            notificationTokens.append(
+                center.addObserver(forName: .AVPlayerItemDidPlayToEndTime, object: item, queue: .main) {
+                    [weak self] _ in
+                    MainActor.assumeIsolated { self?.finished() }
+                })
+            notificationTokens.append(
+                center.addObserver(forName: .AVPlayerItemFailedToPlayToEndTime, object: item, queue: .main) {
+                    [weak self] note in
+                    let error = note.userInfo?[AVPlayerItemFailedToPlayToEndTimeErrorKey] as? Error
+                    MainActor.assumeIsolated { self?.failed(error) }
+                })
+            let output = AVPlayerItemMetadataOutput(identifiers: nil)
+            output.setDelegate(self, queue: .main)
+            item.add(output)
+            metadataOutput = output
+            player.replaceCurrentItem(with: item)
+        }
+
+        public func play() {
+            player.play()
+            if started {
+                delegate?.videoDisplayDidResume(self)
+                return
+            }
+            started = true
+            let interval = CMTime(seconds: 0.25, preferredTimescale: 600)
+            timeObserver = player.addPeriodicTimeObserver(forInterval: interval, queue: .main) { [weak self] time in
+                MainActor.assumeIsolated {
+                    guard let self, self.isPlaying else { return }
+                    self.delegate?.videoDisplay(
+                        self, didProgressToMediaTime: time.seconds.finiteOrZero, totalTime: self.totalMediaTime)
+                }
+            }
+            delegate?.videoDisplayDidStart(self)
+        }
+
+        public func pause() {
+            player.pause()
+            delegate?.videoDisplayDidPause(self)
+        }
+
+        public func reset() {
+            player.pause()
+            detach()
+            player.replaceCurrentItem(with: nil)
+            started = false
+        }
+
+        public func seek(to time: TimeInterval) {
+            player.seek(to: CMTime(seconds: time, preferredTimescale: 600))
+        }
+
+        private func detach() {
+            statusObservation?.invalidate()
+            statusObservation = nil
+            for token in notificationTokens { NotificationCenter.default.removeObserver(token) }
+            notificationTokens.removeAll()
+            if let timeObserver { player.removeTimeObserver(timeObserver) }
+            timeObserver = nil
+            metadataOutput = nil
+        }
+
+        private func statusChanged(_ status: AVPlayerItem.Status, error: Error?) {
+            switch status {
+            case .readyToPlay: delegate?.videoDisplayDidLoad(self)
+            case .failed: failed(error)
+            default: break
+            }
+        }
+
+        private func finished() {
+            delegate?.videoDisplay(self, didProgressToMediaTime: totalMediaTime, totalTime: totalMediaTime)
+            delegate?.videoDisplayDidComplete(self)
+        }
+
+        private func failed(_ error: Error?) {
+            let nsError = error as NSError?
+            let missing =
+                nsError?.code == NSURLErrorFileDoesNotExist || nsError?.code == NSURLErrorResourceUnavailable
+                || nsError?.code == NSURLErrorBadServerResponse
+            delegate?.videoDisplay(
+                self,
+                didReceiveError: missing
+                    ? VideoDisplayError.mediaNotFound
+                    : VideoDisplayError.cannotDisplay(error?.localizedDescription ?? "unknown"))
+        }
+    }
+
+    extension AVPlayerVideoDisplay: AVPlayerItemMetadataOutputPushDelegate {
+        nonisolated public func metadataOutput(
+            _ output: AVPlayerItemMetadataOutput, didOutputTimedMetadataGroups groups: [AVTimedMetadataGroup],
+            from track: AVPlayerItemTrack?
+        ) {
+            var values: [String: String] = [:]
+            for item in groups.flatMap(\.items) {
+                guard let key = item.identifier?.rawValue, let value = item.stringValue else { continue }
+                values[key] = value
+            }
+            guard !values.isEmpty else { return }
+            MainActor.assumeIsolated { self.delegate?.videoDisplay(self, didReceiveTimedMetadata: values) }
+        }
+    }
+
+    /// The content `AVPlayer`'s position, for VMAP scheduling. IMA's `IMAAVPlayerContentPlayhead`.
+    @MainActor
+    public final class AVPlayerContentPlayhead: ContentPlayhead {
+        public let player: AVPlayer
+        public init(player: AVPlayer) { self.player = player }
+        public var currentTime: TimeInterval { player.currentTime().seconds.finiteOrZero }
+    }
+
+    extension Double {
+        fileprivate var finiteOrZero: Double { isFinite ? self : 0 }
+    }
+#endif
