@@ -32,7 +32,9 @@ let package = Package(
 
         .executableTarget(name: "InterludeCLI", dependencies: ["InterludeVAST", "Interlude", "InterludePlayer"]),
         .target(name: "CXMLScan", dependencies: ["CLibXML2"]),
-        .executableTarget(name: "InterludeBench", dependencies: ["InterludeVAST", "CXMLScan"]),
+        .executableTarget(
+            name: "InterludeBench",
+            dependencies: ["InterludeVAST", "Interlude", "InterludePlayer", "InterludeTestSupport", "CXMLScan"]),
 
         .target(name: "InterludeTestSupport", dependencies: ["InterludeVAST", "Interlude"]),
 

@@ -4,11 +4,17 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let usage = """
     usage: interlude-bench vast [DIR]      VAST/VMAP parse throughput vs raw libxml2 SAX (DIR default ../shared/corpus)
            interlude-bench vast-memory     peak memory while parsing a generated 1 MiB document
+           interlude-bench loader-memory   resident memory of 100 loaded 5-ad pods
+           interlude-bench manager         ads manager CPU per second of ad; memory over 1,000 ads
     """
 
 switch arguments.first {
 case "vast":
     exit(VASTBenchmark.run(directory: arguments.dropFirst().first))
+case "loader-memory":
+    exit(await LoaderMemoryBenchmark.run())
+case "manager":
+    exit(await ManagerBenchmark.run())
 case "vast-memory":
     exit(VASTMemoryBenchmark.run(childFile: arguments.dropFirst().first))
 default:
