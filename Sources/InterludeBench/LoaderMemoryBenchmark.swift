@@ -26,7 +26,7 @@ enum LoaderMemoryBenchmark {
         }
         let averageBytes = documents.reduce(0) { $0 + $1.utf8.count } / documents.count
         _ = try? await loader.loadAds(with: AdsRequest(adsResponse: documents[0], adDisplayContainer: nil))
-        malloc_trim_if_available()
+        releaseFreeHeapIfAvailable()
         let before = ManagerBenchmark.residentMiB()
         var kept: [AdsLoadedData] = []
         for document in documents {
@@ -45,7 +45,7 @@ enum LoaderMemoryBenchmark {
         return 0
     }
 
-    private static func malloc_trim_if_available() {
+    private static func releaseFreeHeapIfAvailable() {
         #if os(Linux)
             _ = releaseFreeHeapMemory(0)
         #endif
