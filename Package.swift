@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16)],
     products: [
         .library(name: "InterludeVAST", targets: ["InterludeVAST"]),
+        .library(name: "InterludeHLS", targets: ["InterludeHLS"]),
         .library(name: "Interlude", targets: ["Interlude"]),
         .library(name: "InterludePlayer", targets: ["InterludePlayer"]),
         .library(name: "InterludeAVKit", targets: ["InterludeAVKit"]),
@@ -15,8 +16,10 @@ let package = Package(
     targets: [
         // SDK format layer: Foundation only, so it builds for iOS unchanged.
         .target(name: "InterludeVAST"),
+        // HLS playlists, ad markers, SCTE-35. Foundation only.
+        .target(name: "InterludeHLS"),
         // SDK runtime: loading, tracking, beacons. Foundation only.
-        .target(name: "Interlude", dependencies: ["InterludeVAST"]),
+        .target(name: "Interlude", dependencies: ["InterludeVAST", "InterludeHLS"]),
         // Apple only (everything behind #if canImport): AVPlayer display, UIKit overlay.
         .target(name: "InterludeAVKit", dependencies: ["Interlude"]),
         // Players for Linux/macOS: the simulated display (tests, demo).
@@ -30,15 +33,19 @@ let package = Package(
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
 
-        .executableTarget(name: "InterludeCLI", dependencies: ["InterludeVAST", "Interlude", "InterludePlayer"]),
+        .executableTarget(name: "InterludeCLI", dependencies: ["InterludeVAST", "InterludeHLS", "Interlude", "InterludePlayer"]),
         .target(name: "CXMLScan", dependencies: ["CLibXML2"]),
         .executableTarget(
             name: "InterludeBench",
-            dependencies: ["InterludeVAST", "Interlude", "InterludePlayer", "InterludeTestSupport", "CXMLScan"]),
+            dependencies: [
+                "InterludeVAST", "InterludeHLS", "Interlude", "InterludePlayer", "InterludeTestSupport", "CXMLScan",
+            ]),
 
         .target(name: "InterludeTestSupport", dependencies: ["InterludeVAST", "Interlude"]),
 
         .testTarget(name: "InterludeVASTTests", dependencies: ["InterludeVAST", "InterludeTestSupport"]),
+        .testTarget(
+            name: "InterludeHLSTests", dependencies: ["InterludeHLS", "InterludeCLI"], exclude: ["Fixtures"]),
         .testTarget(name: "InterludeTests", dependencies: ["Interlude", "InterludePlayer", "InterludeTestSupport"]),
         .testTarget(name: "InterludeCLITests", dependencies: ["InterludeCLI", "InterludeTestSupport"]),
     ],

@@ -4,6 +4,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let usage = """
     usage: interlude-bench vast [DIR]      VAST/VMAP parse throughput vs raw libxml2 SAX (DIR default ../shared/corpus)
            interlude-bench vast-memory     peak memory while parsing a generated 1 MiB document
+           interlude-bench hls [DIR]       HLS parse/write/splice vs Python m3u8 (see BENCHMARKS.md)
            interlude-bench loader-memory   resident memory of 100 loaded 5-ad pods
            interlude-bench manager         ads manager CPU per second of ad; memory over 1,000 ads
     """
@@ -11,6 +12,14 @@ let usage = """
 switch arguments.first {
 case "vast":
     exit(VASTBenchmark.run(directory: arguments.dropFirst().first))
+case "hls":
+    do {
+        try runHLSBench(arguments: Array(arguments.dropFirst()))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("interlude-bench hls: \(error)\n".utf8))
+        exit(1)
+    }
 case "loader-memory":
     exit(await LoaderMemoryBenchmark.run())
 case "manager":

@@ -67,6 +67,11 @@ enum InspectCommand {
             }
             data = contents
         }
+        let bytes = [UInt8](data)
+        if isPlaylist(bytes: bytes) {
+            let playlist = inspectPlaylist(bytes: bytes, json: options.json)
+            return CommandResult(output: playlist.output, exitCode: playlist.exitCode)
+        }
         let report = InspectionReport.make(from: data, strict: options.strict)
         let output = options.json ? report.json() : report.text()
         return CommandResult(output: output, exitCode: report.playable ? 0 : 1)

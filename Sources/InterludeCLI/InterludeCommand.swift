@@ -7,9 +7,9 @@ enum InterludeCommand {
 
         commands:
           inspect FILE|URL|-
-                           read a VAST or VMAP document and report its ads, breaks,
-                           warnings and errors; a URL is fetched and its wrapper
-                           chain followed (each hop, then the merged ads)
+                           read a VAST or VMAP document (or an HLS playlist) and report
+                           its ads, breaks, warnings and errors; a URL is fetched and
+                           its wrapper chain followed (each hop, then the merged ads)
                            options: --json (machine-readable), --strict (schema enforced)
           play URL         play a VAST or VMAP tag in the terminal with the custom ad UI
                            options: --speed N, --content-duration S, --language TAG, --json

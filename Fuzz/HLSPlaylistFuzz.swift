@@ -1,0 +1,31 @@
+// libFuzzer entry point for the playlist parser, compiled into one module
+// with the InterludeHLS sources by scripts/fuzz-hls.sh (so no import).
+// Beyond "no crash", it checks that what the writer produces reads back to
+// an equal playlist, and runs every consumer of a parsed playlist.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let parser = HLSParser(options: HLSParserOptions(maximumInputSize: 1 << 20, maximumLineLength: 1 << 16))
+    guard let playlist = try? parser.parse(bytes) else { return 0 }
+    let written = HLSWriter.bytes(playlist)
+    guard let reparsed = try? parser.parse(written) else {
+        fatalError("written playlist does not parse:\n\(String(decoding: written, as: UTF8.self))")
+    }
+    if reparsed != playlist {
+        fatalError("written playlist reads back different:\n\(String(decoding: written, as: UTF8.self))")
+    }
+    _ = HLSValidator.validate(playlist)
+    if case .media(let media) = playlist {
+        let breaks = media.adBreaks
+        let pod = AdPod(ads: [AdPod.Ad(segments: [AdSegment(uri: "ad.ts", duration: 6)])])
+        if let first = breaks.first {
+            _ = try? media.replacingAdBreak(first, with: pod)
+        }
+        if let spliced = try? media.insertingAdPod(pod, at: media.segments.count / 2) {
+            _ = HLSWriter.bytes(spliced)
+            _ = HLSValidator.compareReloads(previous: media, current: spliced)
+        }
+    }
+    return 0
+}

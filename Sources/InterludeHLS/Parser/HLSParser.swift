@@ -1,0 +1,69 @@
+/// Reads playlists from bytes. A value: create one with options and call it
+/// from any thread.
+public struct HLSParser: Sendable {
+    /// Limits and imported variables; defaults as in ``HLSParserOptions``.
+    public var options: HLSParserOptions
+
+    /// Creates a parser; `options` defaults to ``HLSParserOptions/init(maximumInputSize:maximumLineLength:importedVariables:)``.
+    public init(options: HLSParserOptions = HLSParserOptions()) {
+        self.options = options
+    }
+
+    /// Reads a playlist of either kind, told apart by its tags (a playlist
+    /// with neither segments nor variants is read as a media playlist).
+    public func parse(_ bytes: [UInt8]) throws(HLSError) -> HLSPlaylist {
+        guard bytes.count <= options.maximumInputSize else {
+            throw HLSError(
+                .inputTooLarge, "playlist of \(bytes.count) bytes exceeds the limit of \(options.maximumInputSize)")
+        }
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(HLSError) -> HLSPlaylist in
+            var builder = HLSPlaylistBuilder(bytes: buffer, options: options)
+            return try builder.build()
+        }
+    }
+
+    /// Reads a playlist from text.
+    public func parse(_ text: String) throws(HLSError) -> HLSPlaylist {
+        try parse(Array(text.utf8))
+    }
+
+    /// Reads a media playlist; throws ``HLSError/Code/wrongPlaylistKind`` for a multivariant one.
+    public func parseMedia(_ bytes: [UInt8]) throws(HLSError) -> MediaPlaylist {
+        guard case .media(let playlist) = try parse(bytes) else {
+            throw HLSError(.wrongPlaylistKind, "expected a media playlist, found a multivariant playlist")
+        }
+        return playlist
+    }
+
+    /// Reads a multivariant playlist; throws ``HLSError/Code/wrongPlaylistKind`` for a media one.
+    public func parseMultivariant(_ bytes: [UInt8]) throws(HLSError) -> MultivariantPlaylist {
+        guard case .multivariant(let playlist) = try parse(bytes) else {
+            throw HLSError(.wrongPlaylistKind, "expected a multivariant playlist, found a media playlist")
+        }
+        return playlist
+    }
+}
+
+extension MediaPlaylist {
+    /// Reads a media playlist from text with default options.
+    public init(parsing text: String) throws(HLSError) {
+        self = try HLSParser().parseMedia(Array(text.utf8))
+    }
+
+    /// Reads a media playlist from bytes; `options` default to ``HLSParserOptions``' defaults.
+    public init(parsing bytes: [UInt8], options: HLSParserOptions = HLSParserOptions()) throws(HLSError) {
+        self = try HLSParser(options: options).parseMedia(bytes)
+    }
+}
+
+extension MultivariantPlaylist {
+    /// Reads a multivariant playlist from text with default options.
+    public init(parsing text: String) throws(HLSError) {
+        self = try HLSParser().parseMultivariant(Array(text.utf8))
+    }
+
+    /// Reads a multivariant playlist from bytes; `options` default to ``HLSParserOptions``' defaults.
+    public init(parsing bytes: [UInt8], options: HLSParserOptions = HLSParserOptions()) throws(HLSError) {
+        self = try HLSParser(options: options).parseMultivariant(bytes)
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+
+/// Builds a media or multivariant playlist from lines in one pass, deciding
+/// the kind from the first tag that belongs to only one of them.
+struct HLSPlaylistBuilder {
+    private enum Kind { case undecided, media, multivariant }
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var reader: HLSLineReader
+    private var variables: HLSVariableScope
+    private var kind = Kind.undecided
+
+    private var header: [HLSTag] = []
+    private var segments: [MediaSegment] = []
+    private var segmentStarted = false
+    private var pendingTags: [HLSTag] = []
+    private var pendingTagsAfterInfo: [HLSTag] = []
+    private var pendingInfo: (duration: HLSDecimal, title: String, line: Int)?
+
+    // The timeline is derived while reading (as ``MediaPlaylist/updateTimeline()``
+    // would afterwards) so a short live window is walked once.
+    private var baseSequence: UInt64?
+    private var baseDiscontinuity: UInt64?
+    private var timeline = (sequence: UInt64(0), discontinuity: UInt64(0), time: 0.0, date: Date?.none)
+    private var firstDatedIndex: Int?
+    private var pendingDiscontinuity = false
+    private var pendingDate: Date?
+    private var pendingSkip: UInt64 = 0
+
+    private var entries: [MultivariantPlaylist.Entry] = []
+    private var pendingVariant: VariantStream?
+
+    init(bytes: UnsafeBufferPointer<UInt8>, options: HLSParserOptions) {
+        self.bytes = bytes
+        self.reader = HLSLineReader(bytes: bytes, maximumLineLength: options.maximumLineLength)
+        self.variables = HLSVariableScope(imported: options.importedVariables)
+        header.reserveCapacity(8)
+        segments.reserveCapacity(max(4, bytes.count / 48))
+    }
+
+    mutating func build() throws(HLSError) -> HLSPlaylist {
+        while let line = try reader.next() {
+            if line.mayReferenceVariable {
+                try variables.checkReferences(bytes, line)
+            }
+            if bytes[line.start] == UInt8(ascii: "#") {
+                try addTagLine(line)
+            } else {
+                try addURI(line)
+            }
+        }
+        return try finish()
+    }
+
+    private mutating func addTagLine(_ line: HLSLineReader.Line) throws(HLSError) {
+        // EXTINF is most lines of a VOD playlist: read it without building a tag.
+        if line.end - line.start > 8, isInfoPrefix(line.start) {
+            try decide(.media, line: line.number)
+            guard pendingInfo == nil else {
+                throw HLSError(.malformedTag, "two EXTINF tags before one URI", line: line.number)
+            }
+            let (duration, title) = try HLSTagReader.readInfo(
+                bytes, start: line.start + 8, end: line.end, line: line.number)
+            pendingInfo = (duration, title, line.number)
+            segmentStarted = true
+            return
+        }
+        var read = try HLSTagReader.read(bytes, line)
+        let traits = read.traits
+        if read.tag.isComment {
+            append(read.tag)
+            return
+        }
+        if traits.contains(.define) {
+            variables.define(read.tag.attributes)
+        }
+        if traits.contains(.multivariant) {
+            try decide(.multivariant, line: line.number)
+        } else if traits.contains(.media) {
+            try decide(.media, line: line.number)
+            if traits.contains(.segment) {
+                segmentStarted = true
+                if traits.contains(.discontinuity) { pendingDiscontinuity = true }
+                if let date = read.date { pendingDate = date }
+                if traits.contains(.skip) { pendingSkip &+= read.tag.attributes.integer("SKIPPED-SEGMENTS") ?? 0 }
+            } else if !segmentStarted {
+                // Only the header's first value counts, as the playlist's getters read it.
+                if traits.contains(.mediaSequence), baseSequence == nil { baseSequence = read.integer }
+                if traits.contains(.discontinuitySequence), baseDiscontinuity == nil {
+                    baseDiscontinuity = read.integer
+                }
+            }
+        }
+        if read.tag.hasName(HLSTagName.info) {
+            throw HLSError(.malformedTag, "EXTINF without a duration", line: line.number)
+        }
+        if traits.contains(.streamInf) {
+            guard pendingVariant == nil else {
+                throw HLSError(
+                    .missingURI, "EXT-X-STREAM-INF not followed by a URI", line: pendingVariant?.line ?? line.number)
+            }
+            pendingVariant = VariantStream(attributes: read.tag.attributes, uri: "", line: line.number)
+            return
+        }
+        // Moved, not copied: a copy costs a retain and release per string.
+        append(read.take())
+    }
+
+    private mutating func append(_ tag: consuming HLSTag) {
+        switch kind {
+        case .undecided:
+            header.append(tag)
+        case .media:
+            if pendingInfo != nil {
+                pendingTagsAfterInfo.append(tag)
+            } else if segmentStarted {
+                pendingTags.append(tag)
+            } else {
+                header.append(tag)
+            }
+        case .multivariant:
+            if pendingVariant != nil {
+                pendingVariant?.tagsBeforeURI.append(tag)
+            } else {
+                entries.append(.tag(tag))
+            }
+        }
+    }
+
+    private mutating func addURI(_ line: HLSLineReader.Line) throws(HLSError) {
+        let uri = String(decoding: UnsafeBufferPointer(rebasing: bytes[line.start..<line.end]), as: UTF8.self)
+        if var variant = pendingVariant {
+            variant.uri = uri
+            entries.append(.variant(variant))
+            pendingVariant = nil
+            return
+        }
+        guard kind != .multivariant else {
+            throw HLSError(.malformedTag, "URI line without EXT-X-STREAM-INF", line: line.number)
+        }
+        guard let info = pendingInfo else {
+            throw HLSError(.malformedTag, "segment URI without EXTINF", line: line.number)
+        }
+        var segment = MediaSegment(
+            uri: uri, duration: info.duration, title: info.title, tags: pendingTags,
+            tagsAfterInfo: pendingTagsAfterInfo, line: line.number)
+        if segments.isEmpty {
+            timeline.sequence = baseSequence ?? 0
+            timeline.discontinuity = baseDiscontinuity ?? 0
+        }
+        timeline.sequence &+= pendingSkip
+        if pendingDiscontinuity, !segments.isEmpty { timeline.discontinuity &+= 1 }
+        if let date = pendingDate {
+            timeline.date = date
+            if firstDatedIndex == nil { firstDatedIndex = segments.count }
+        }
+        segment.mediaSequence = timeline.sequence
+        segment.discontinuitySequence = timeline.discontinuity
+        segment.startTime = timeline.time
+        segment.programDateTime = timeline.date
+        timeline.sequence &+= 1
+        timeline.time += info.duration.value
+        timeline.date = timeline.date.map { $0.addingTimeInterval(info.duration.value) }
+        pendingSkip = 0
+        pendingDiscontinuity = false
+        pendingDate = nil
+        segments.append(consume segment)
+        pendingTags = []
+        pendingTagsAfterInfo = []
+        pendingInfo = nil
+    }
+
+    private mutating func decide(_ newKind: Kind, line: Int) throws(HLSError) {
+        if kind == newKind { return }
+        guard kind == .undecided else {
+            throw HLSError(.mixedPlaylistKinds, "media and multivariant tags in one playlist", line: line)
+        }
+        kind = newKind
+        if newKind == .multivariant {
+            entries = header.map { .tag($0) }
+            header = []
+        }
+    }
+
+    private mutating func finish() throws(HLSError) -> HLSPlaylist {
+        if let variant = pendingVariant {
+            throw HLSError(.missingURI, "EXT-X-STREAM-INF not followed by a URI", line: variant.line)
+        }
+        if let info = pendingInfo {
+            throw HLSError(.missingURI, "EXTINF not followed by a URI", line: info.line)
+        }
+        if kind == .multivariant {
+            return .multivariant(MultivariantPlaylist(entries: entries))
+        }
+        if let firstDatedIndex, firstDatedIndex > 0, let anchor = segments[firstDatedIndex].programDateTime {
+            let anchorTime = segments[firstDatedIndex].startTime
+            for index in 0..<firstDatedIndex {
+                segments[index].programDateTime = anchor.addingTimeInterval(segments[index].startTime - anchorTime)
+            }
+        }
+        return .media(
+            MediaPlaylist(tags: header, segments: segments, trailingTags: pendingTags, timelineIsDerived: true))
+    }
+
+    private func isInfoPrefix(_ start: Int) -> Bool {
+        bytes[start + 1] == UInt8(ascii: "E") && bytes[start + 2] == UInt8(ascii: "X")
+            && bytes[start + 3] == UInt8(ascii: "T")
+            && bytes[start + 4] == UInt8(ascii: "I") && bytes[start + 5] == UInt8(ascii: "N")
+            && bytes[start + 6] == UInt8(ascii: "F")
+            && bytes[start + 7] == UInt8(ascii: ":")
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+extension MediaPlaylist {
+    /// A copy with `pod` inserted before segment `boundary`; see
+    /// ``AdSplicer/insert(_:into:at:)``. `splicer` defaults to DATERANGE markers.
+    public func insertingAdPod(_ pod: AdPod, at boundary: Int, splicer: AdSplicer = AdSplicer()) throws(HLSError)
+        -> MediaPlaylist
+    {
+        try splicer.insert(pod, into: self, at: boundary)
+    }
+
+    /// Inserts `pod` before segment `boundary` in place; see ``insertingAdPod(_:at:splicer:)``.
+    public mutating func insertAdPod(_ pod: AdPod, at boundary: Int, splicer: AdSplicer = AdSplicer()) throws(HLSError)
+    {
+        try splicer.insert(pod, into: &self, at: boundary)
+    }
+
+    /// A copy with the segments of `adBreak` replaced by `pod`; see
+    /// ``AdSplicer/replace(_:in:with:)``. `splicer` defaults to DATERANGE markers.
+    public func replacingAdBreak(_ adBreak: AdBreak, with pod: AdPod, splicer: AdSplicer = AdSplicer()) throws(HLSError)
+        -> MediaPlaylist
+    {
+        try splicer.replace(adBreak, in: self, with: pod)
+    }
+
+    /// Replaces the segments of `adBreak` with `pod` in place, which spares
+    /// copying the playlist; see ``replacingAdBreak(_:with:splicer:)``.
+    public mutating func replaceAdBreak(_ adBreak: AdBreak, with pod: AdPod, splicer: AdSplicer = AdSplicer())
+        throws(HLSError)
+    {
+        try splicer.replace(adBreak, in: &self, with: pod)
+    }
+
+    /// The wall-clock date at segment boundary `index`, nil without PROGRAM-DATE-TIME.
+    func dateAtBoundary(_ index: Int) -> Date? {
+        if index < segments.count { return segments[index].programDateTime }
+        guard let last = segments.last, let date = last.programDateTime else { return nil }
+        return date.addingTimeInterval(last.duration.value)
+    }
+
+    /// Prepares the content segment at `index` (the first after a pod) to
+    /// resume: DISCONTINUITY, the content's key and initialization section
+    /// again, its wall-clock date, and CUE-IN when the break used CUE-OUT.
+    mutating func resume(at index: Int, context: ResumeContext, cueIn: Bool) {
+        guard index < segments.count else {
+            if cueIn { trailingTags.insert(HLSTag(HLSTagName.cueIn), at: 0) }
+            return
+        }
+        var added: [HLSTag] = []
+        added.reserveCapacity(5 + segments[index].tags.count)
+        if !segments[index].isDiscontinuity { added.append(HLSTag(HLSTagName.discontinuity)) }
+        if cueIn { added.append(HLSTag(HLSTagName.cueIn)) }
+        if let date = context.resumeDate, segments[index].tag(HLSTagName.programDateTime) == nil {
+            added.append(HLSTag(HLSTagName.programDateTime, .text(HLSDateFormat.format(date))))
+        }
+        if let key = context.resumeKey, segments[index].tag(HLSTagName.key) == nil { added.append(key) }
+        if let map = context.resumeMap, segments[index].tag(HLSTagName.map) == nil { added.append(map) }
+        added.append(contentsOf: segments[index].tags)
+        segments[index].tags = added
+    }
+
+    /// Raises TARGETDURATION when an ad segment rounds above it (RFC 8216bis 4.4.3.1).
+    mutating func raiseTargetDuration(for pod: AdPod) {
+        var longest = 0
+        for ad in pod.ads {
+            for segment in ad.segments { longest = max(longest, Int(segment.duration.rounded())) }
+        }
+        if let target = targetDuration, longest > target { targetDuration = longest }
+    }
+}
+
+extension MediaSegment {
+    /// Moves the segment's explicit PROGRAM-DATE-TIME tags by `seconds`.
+    mutating func shiftProgramDateTime(by seconds: Double) {
+        for index in tags.indices where tags[index].hasName(HLSTagName.programDateTime) {
+            if case .text(let text) = tags[index].value, let date = HLSDateFormat.parse(text) {
+                tags[index].value = .text(HLSDateFormat.format(date.addingTimeInterval(seconds)))
+            }
+        }
+    }
+}
+
+/// What the content around a splice needs, read before the playlist changes.
+struct ResumeContext {
+    /// The content was encrypted where the ads start, so ads need METHOD=NONE.
+    var contentIsEncrypted: Bool
+    /// The key in force where content resumes.
+    var resumeKey: HLSTag?
+    /// The initialization section in force where content resumes.
+    var resumeMap: HLSTag?
+    /// The wall-clock date at which content resumes.
+    var resumeDate: Date?
+
+    init(playlist: MediaPlaylist, adStart: Int, contentResume: Int, resumeDate: Date?) {
+        // One forward pass finds the key in force at both boundaries and the map.
+        var key: HLSTag?
+        var map: HLSTag?
+        var startKey: HLSTag?
+        for tag in playlist.tags where tag.hasName(HLSTagName.key) || tag.hasName(HLSTagName.map) {
+            if tag.hasName(HLSTagName.key) { key = tag } else { map = tag }
+        }
+        let end = min(max(adStart, contentResume), playlist.segments.count - 1)
+        if end >= 0 {
+            for index in 0...end {
+                if index == adStart { startKey = key }
+                for tag in playlist.segments[index].tags {
+                    if tag.hasName(HLSTagName.key) { key = tag } else if tag.hasName(HLSTagName.map) { map = tag }
+                }
+                for tag in playlist.segments[index].tagsAfterInfo {
+                    if tag.hasName(HLSTagName.key) { key = tag } else if tag.hasName(HLSTagName.map) { map = tag }
+                }
+                if index == adStart { startKey = key }
+            }
+        }
+        if adStart > end { startKey = key }
+        contentIsEncrypted = startKey.map { $0.attributes.string("METHOD") != "NONE" } ?? false
+        resumeKey = key
+        resumeMap = map
+        self.resumeDate = resumeDate
+    }
+}
