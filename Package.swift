@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "InterludeAVKit", targets: ["InterludeAVKit"]),
         .executable(name: "interlude", targets: ["InterludeCLI"]),
         .executable(name: "interlude-bench", targets: ["InterludeBench"]),
+        .library(name: "InterludeServer", targets: ["InterludeServer"]),
     ],
     targets: [
         // SDK format layer: Foundation only, so it builds for iOS unchanged.
@@ -25,6 +26,21 @@ let package = Package(
         // Players for Linux/macOS: the simulated display (tests, demo).
         .target(name: "InterludePlayer", dependencies: ["Interlude"]),
 
+        // The reference ad stack (server side; links C libraries, not part of the SDK).
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .target(name: "InterludeServer", dependencies: ["InterludeVAST", "CMicroHTTPD", "CSQLite"]),
+        // Benchmark helper for scripts/bench-server.sh (exact-count beacon burst).
+        .executableTarget(name: "interlude-beacon-burst"),
+
         // Raw libxml2, used only by the benchmark as the speed reference (through
         // CXMLScan, so Swift never imports libxml2's headers).
         .systemLibrary(
@@ -33,7 +49,7 @@ let package = Package(
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
 
-        .executableTarget(name: "InterludeCLI", dependencies: ["InterludeVAST", "InterludeHLS", "Interlude", "InterludePlayer"]),
+        .executableTarget(name: "InterludeCLI", dependencies: ["InterludeVAST", "InterludeHLS", "Interlude", "InterludePlayer", "InterludeServer"]),
         .target(name: "CXMLScan", dependencies: ["CLibXML2"]),
         .executableTarget(
             name: "InterludeBench",
@@ -41,12 +57,15 @@ let package = Package(
                 "InterludeVAST", "InterludeHLS", "Interlude", "InterludePlayer", "InterludeTestSupport", "CXMLScan",
             ]),
 
-        .target(name: "InterludeTestSupport", dependencies: ["InterludeVAST", "Interlude"]),
+        .target(name: "InterludeTestSupport", dependencies: ["InterludeVAST", "Interlude", "InterludeServer"]),
 
         .testTarget(name: "InterludeVASTTests", dependencies: ["InterludeVAST", "InterludeTestSupport"]),
         .testTarget(
             name: "InterludeHLSTests", dependencies: ["InterludeHLS", "InterludeCLI"], exclude: ["Fixtures"]),
         .testTarget(name: "InterludeTests", dependencies: ["Interlude", "InterludePlayer", "InterludeTestSupport"]),
+        .testTarget(
+            name: "InterludeServerTests",
+            dependencies: ["InterludeServer", "InterludeVAST", "InterludeTestSupport", "InterludeCLI"]),
         .testTarget(name: "InterludeCLITests", dependencies: ["InterludeCLI", "InterludeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

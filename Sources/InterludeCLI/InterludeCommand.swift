@@ -11,6 +11,8 @@ enum InterludeCommand {
                            its ads, breaks, warnings and errors; a URL is fetched and
                            its wrapper chain followed (each hop, then the merged ads)
                            options: --json (machine-readable), --strict (schema enforced)
+          serve            run the reference ad stack (VAST, VMAP, wrappers, media, beacons,
+                           fault routes); options: --host, --port, --data-dir, --catalog
           play URL         play a VAST or VMAP tag in the terminal with the custom ad UI
                            options: --speed N, --content-duration S, --language TAG, --json
           help             show this text
@@ -32,6 +34,8 @@ enum InterludeCommand {
             if !result.output.isEmpty { writeOutput(result.output) }
             if !result.errorOutput.isEmpty { writeError(result.errorOutput) }
             return result.exitCode
+        case "serve":
+            return ServeCommand.run(arguments: rest)
         case "play":
             return await PlayCommand.run(arguments: rest)
         case "help", "--help", "-h":

@@ -1,0 +1,134 @@
+import Foundation
+
+/// Why the ad server could not start; the message names the problem.
+public struct AdServerError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, for people.
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// The reference ad server: decisioning, media, beacon collector and fault
+/// routes behind one ``HTTPServer``. Start it in-process for tests, or
+/// through `interlude serve`.
+///
+/// Data directory layout: `media/` (generated and provided MP4s) and
+/// `beacons.sqlite` (with its WAL files).
+public final class AdServer: Sendable {
+    /// How to run the server.
+    public struct Configuration: Sendable {
+        /// Listen address. Default `127.0.0.1`.
+        public var host: String
+        /// Listen port; 0 picks an ephemeral one. Default 8080.
+        public var port: UInt16
+        /// Where media and the beacon database live.
+        public var dataDirectory: URL
+        /// Creatives and ad rules. Default ``Catalog/builtIn``.
+        public var catalog: Catalog
+        /// Generate missing media with ffmpeg before listening. Default true;
+        /// tests that bring their own files turn it off.
+        public var generatesMedia: Bool
+        /// HTTP limits, threads and the logger.
+        public var http: HTTPServer.Configuration
+        /// Called before each media file is made (`index`, `total`, spec).
+        public var mediaProgress: @Sendable (Int, Int, MediaSpec) -> Void
+
+        public init(
+            host: String = "127.0.0.1", port: UInt16 = 8080, dataDirectory: URL, catalog: Catalog = .builtIn,
+            generatesMedia: Bool = true, http: HTTPServer.Configuration = HTTPServer.Configuration(),
+            mediaProgress: @escaping @Sendable (Int, Int, MediaSpec) -> Void = { _, _, _ in }
+        ) {
+            self.host = host
+            self.port = port
+            self.dataDirectory = dataDirectory
+            self.catalog = catalog
+            self.generatesMedia = generatesMedia
+            self.http = http
+            self.mediaProgress = mediaProgress
+        }
+    }
+
+    /// The HTTP layer.
+    public let http: HTTPServer
+    /// The beacon store.
+    public let store: BeaconStore
+    /// The configuration the server was started with.
+    public let configuration: Configuration
+
+    private init(http: HTTPServer, store: BeaconStore, configuration: Configuration) {
+        self.http = http
+        self.store = store
+        self.configuration = configuration
+    }
+
+    /// The bound port.
+    public var port: UInt16 { http.port }
+
+    /// `http://host:port` of this server (IPv6 hosts bracketed).
+    public var baseURL: String {
+        let host = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host
+        return "http://\(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host):\(port)"
+    }
+
+    /// Validates the catalog, prepares the data directory and media, opens
+    /// the store and starts listening.
+    public static func start(_ configuration: Configuration) throws(AdServerError) -> AdServer {
+        do {
+            try configuration.catalog.validate()
+        } catch {
+            throw AdServerError("invalid catalog: \(error.message)")
+        }
+        let media = configuration.dataDirectory.appendingPathComponent("media")
+        do {
+            try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
+        } catch {
+            throw AdServerError("cannot create data directory \(media.path): \(error.localizedDescription)")
+        }
+        if configuration.generatesMedia {
+            let specs = MediaGenerator.specs(for: configuration.catalog)
+            do {
+                let generator = try MediaGenerator.system(mediaDirectory: media)
+                if generator.fontFile == nil {
+                    configuration.http.logger.message(.warning, "no font found (fc-match); media will carry no title")
+                }
+                let made = try generator.generate(specs, progress: configuration.mediaProgress)
+                configuration.http.logger.message(.info, "media: \(made) made, \(specs.count - made) cached")
+            } catch {
+                throw AdServerError("media generation failed: \(error.message)")
+            }
+        }
+        let store: BeaconStore
+        do {
+            store = try BeaconStore(path: configuration.dataDirectory.appendingPathComponent("beacons.sqlite").path)
+        } catch {
+            throw AdServerError("cannot open the beacon store: \(error.message)")
+        }
+        let routes = ServerRoutes(
+            decisioner: AdDecisioner(catalog: configuration.catalog), store: store,
+            mediaFiles: StaticFiles(root: media))
+        let router = routes.makeRouter()
+        do {
+            let http = try HTTPServer.start(
+                host: configuration.host, port: configuration.port, configuration: configuration.http
+            ) { request in
+                CrossOrigin.apply(to: request) { router.respond(to: $0) }
+            }
+            let server = AdServer(http: http, store: store, configuration: configuration)
+            routes.fallbackHost.withLock { $0 = String(server.baseURL.dropFirst("http://".count)) }
+            return server
+        } catch {
+            store.close()
+            throw AdServerError(error.message)
+        }
+    }
+
+    /// Stops taking requests, lets those in flight finish, then writes every
+    /// pending beacon and closes the store. Safe to call more than once.
+    public func shutdown() {
+        http.shutdown()
+        store.close()
+    }
+
+    // A server dropped without shutdown() still loses no beacons.
+    deinit { shutdown() }
+}

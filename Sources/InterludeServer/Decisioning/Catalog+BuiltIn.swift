@@ -1,0 +1,24 @@
+extension Catalog {
+    /// The default catalog: four creatives of 6, 10, 15 and 30 seconds in
+    /// 360p, 540p and 720p, skippable and not, UI-hideable and not; a pre-roll,
+    /// two mid-rolls and a post-roll.
+    public static let builtIn = Catalog(
+        creatives: [
+            CatalogCreative(
+                id: "lighthouse-coffee-6s", title: "Lighthouse Coffee", advertiser: "Lighthouse Coffee Roasters",
+                duration: 6, clickThrough: "https://example.com/lighthouse-coffee", skipOffset: nil, uiHideable: false),
+            CatalogCreative(
+                id: "orbit-bikes-10s", title: "Orbit Bikes", advertiser: "Orbit Cycles", duration: 10,
+                clickThrough: "https://example.com/orbit-bikes", skipOffset: 5, uiHideable: true),
+            CatalogCreative(
+                id: "meadow-tea-15s", title: "Meadow Tea", advertiser: "Meadow Tea Company", duration: 15,
+                clickThrough: "https://example.com/meadow-tea", skipOffset: 5, uiHideable: false),
+            CatalogCreative(
+                id: "atlas-travel-30s", title: "Atlas Travel", advertiser: "Atlas Travel Group", duration: 30,
+                clickThrough: "https://example.com/atlas-travel", skipOffset: 10, uiHideable: true),
+        ],
+        adRules: AdRules(
+            preroll: BreakRule(podSize: 1),
+            midrolls: [BreakRule(offset: 300, podSize: 2), BreakRule(offset: 600, podSize: 3)],
+            postroll: BreakRule(podSize: 1)))
+}

@@ -1,0 +1,85 @@
+/// An HTTP request as the router sees it: method, path, query, headers, body.
+public struct HTTPRequest: Sendable, Hashable {
+    /// One `name=value` pair of the query, decoded.
+    public struct QueryItem: Sendable, Hashable {
+        /// The parameter name, decoded.
+        public var name: String
+        /// The value, decoded (empty when absent).
+        public var value: String
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// `GET`, `HEAD`, `POST`, … as sent.
+    public var method: String
+    /// The path exactly as sent, still percent-encoded (segments are decoded
+    /// one by one by the router, so an encoded `/` stays inside its segment).
+    public var rawPath: String
+    /// Everything after `?`, as sent (empty when there is none).
+    public var rawQuery: String
+    /// The query decoded into pairs, in order. Values that are not valid
+    /// percent-encoding are kept as sent, since beacons carry player-filled
+    /// macros that are not always well encoded.
+    public var queryItems: [QueryItem]
+    /// Header fields as received.
+    public var headers: HTTPHeaders
+    /// The body (empty for GET).
+    public var body: [UInt8]
+
+    /// Builds a request from a request target (`/path?query`, or the
+    /// absolute form `http://host/path?query`).
+    public init(method: String, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [])
+        throws(HTTPError)
+    {
+        var target = Substring(target)
+        if target.hasPrefix("http://") || target.hasPrefix("https://") {
+            // Absolute form (RFC 9112 §3.2.2): drop scheme and authority.
+            let afterScheme = target[target.index(target.firstIndex(of: ":")!, offsetBy: 3)...]
+            target = afterScheme.firstIndex(of: "/").map { afterScheme[$0...] } ?? "/"
+        }
+        guard target.hasPrefix("/") else {
+            throw HTTPError(status: 400, message: "request target must start with '/'")
+        }
+        if let fragment = target.firstIndex(of: "#") { target = target[..<fragment] }
+        let queryStart = target.firstIndex(of: "?")
+        self.method = method
+        self.rawPath = String(queryStart.map { target[..<$0] } ?? target)
+        self.rawQuery = queryStart.map { String(target[target.index(after: $0)...]) } ?? ""
+        self.queryItems = Self.parseQuery(rawQuery)
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of query parameter `name`.
+    public func query(_ name: String) -> String? {
+        queryItems.first { $0.name == name }?.value
+    }
+
+    /// The path decoded (for logging and display; routing uses segments).
+    public var path: String { PercentDecoding.decode(Substring(rawPath)) ?? rawPath }
+
+    /// The path's segments, each percent-decoded; nil when a segment holds a
+    /// malformed escape.
+    public var pathSegments: [String]? {
+        var segments: [String] = []
+        for raw in rawPath.split(separator: "/", omittingEmptySubsequences: true) {
+            guard let decoded = PercentDecoding.decode(raw) else { return nil }
+            segments.append(decoded)
+        }
+        return segments
+    }
+
+    static func parseQuery(_ query: String) -> [QueryItem] {
+        guard !query.isEmpty else { return [] }
+        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let equals = pair.firstIndex(of: "=")
+            let name = equals.map { pair[..<$0] } ?? pair
+            let value = equals.map { pair[pair.index(after: $0)...] } ?? ""
+            return QueryItem(
+                name: PercentDecoding.decode(name, plusAsSpace: true) ?? String(name),
+                value: PercentDecoding.decode(value, plusAsSpace: true) ?? String(value))
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// An HTTP answer: status, headers, body, and how the body is delivered.
+public struct HTTPResponse: Sendable {
+    /// Where the body comes from.
+    public enum Body: Sendable, Hashable {
+        /// Bytes in memory.
+        case bytes([UInt8])
+        /// `length` bytes of the file at `path` from `offset` (sent with
+        /// `sendfile` where the platform has it).
+        case file(path: String, offset: UInt64, length: UInt64)
+    }
+
+    /// How the server sends the answer. Everything but `immediate` exists for
+    /// the fault routes, to show players the failures real networks produce.
+    public enum Delivery: Sendable, Hashable {
+        /// Send at once.
+        case immediate
+        /// Hold the answer this long without blocking other connections.
+        case delayed(milliseconds: Int)
+        /// Send `chunkSize` bytes every `intervalMilliseconds`.
+        case dripped(chunkSize: Int, intervalMilliseconds: Int)
+        /// Declare the full length but close the connection after this many body bytes.
+        case truncated(afterBytes: Int)
+        /// Reset the TCP connection (RST) without answering.
+        case reset
+    }
+
+    /// Status code.
+    public var status: Int
+    /// Header fields; `Content-Length` and `Date` are added by the server.
+    public var headers: HTTPHeaders
+    /// The body.
+    public var body: Body
+    /// How the body is sent; `.immediate` unless a fault route says otherwise.
+    public var delivery: Delivery
+
+    public init(
+        status: Int = 200, headers: HTTPHeaders = HTTPHeaders(), body: Body = .bytes([]),
+        delivery: Delivery = .immediate
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.delivery = delivery
+    }
+
+    /// Body length in bytes.
+    public var bodyLength: Int {
+        switch body {
+        case .bytes(let bytes): bytes.count
+        case .file(_, _, let length): Int(length)
+        }
+    }
+
+    /// A text body with the given content type.
+    public static func text(_ text: String, contentType: String, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(
+            status: status, headers: HTTPHeaders([("Content-Type", contentType)]), body: .bytes(Array(text.utf8)))
+    }
+
+    /// An XML (VAST/VMAP) body.
+    public static func xml(_ text: String, status: Int = 200) -> HTTPResponse {
+        .text(text, contentType: "application/xml; charset=utf-8", status: status)
+    }
+
+    /// A JSON body encoded from `value` with sorted keys.
+    public static func json(_ value: some Encodable, status: Int = 200) -> HTTPResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data(#"{"error":{"status":500,"message":"encoding failed"}}"#.utf8)
+        return HTTPResponse(
+            status: status, headers: HTTPHeaders([("Content-Type", "application/json")]), body: .bytes(Array(data)))
+    }
+
+    /// 204 No Content.
+    public static let noContent = HTTPResponse(status: 204)
+}

@@ -1,0 +1,156 @@
+import CMicroHTTPD
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+#if canImport(Glibc)
+    private let openFilesResource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+#else
+    private let openFilesResource = RLIMIT_NOFILE
+#endif
+
+/// A libmicrohttpd pointer handed between threads.
+///
+/// `@unchecked Sendable` is safe here: ``ServerCore`` only dereferences a
+/// connection handle off the polling thread through `MHD_resume_connection`,
+/// which libmicrohttpd documents as callable from any thread, and only while
+/// the handle sits in `State.suspended` under the state lock — a suspended
+/// connection cannot be freed, and removal under the lock means it is resumed
+/// at most once. The daemon handle is used by `stop()` only, once.
+struct MHDHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+/// The state shared by the polling threads, the resume timers and `shutdown`.
+final class ServerCore: Sendable {
+    struct State {
+        var daemon: MHDHandle?
+        var inFlight = 0
+        /// Stopped accepting; answers carry `Connection: close`.
+        var draining = false
+        /// Grace period over: delays and drips finish at once.
+        var hurrying = false
+        var suspended: [ObjectIdentifier: MHDHandle] = [:]
+    }
+
+    let configuration: HTTPServer.Configuration
+    let handler: @Sendable (HTTPRequest) -> HTTPResponse
+    let state = Locked(State())
+    /// Timers for delayed and dripped answers; never the polling threads.
+    let timerQueue = DispatchQueue(label: "interlude.http.timers")
+
+    init(configuration: HTTPServer.Configuration, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
+        self.configuration = configuration
+        self.handler = handler
+    }
+
+    var logger: any ServerLogger { configuration.logger }
+
+    func startDaemon(address: SocketAddress) -> OpaquePointer? {
+        // TURBO also skips the shutdown(SHUT_WR) before close, so that a reset
+        // fault (SO_LINGER 0) really sends RST instead of FIN then RST.
+        var flags =
+            MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_TURBO.rawValue
+        if address.isIPv6 { flags |= address.isIPv6Any ? MHD_USE_DUAL_STACK.rawValue : MHD_USE_IPv6.rawValue }
+        // The daemon holds a +1 reference to the core, released in stop().
+        let unmanaged = Unmanaged.passRetained(self)
+        let cls = unmanaged.toOpaque()
+        let daemon = address.withSockAddr { sockAddr in
+            interlude_mhd_start(
+                flags, sockAddr,
+                { cls, connection, _, method, version, upload, uploadSize, context in
+                    ServerCore.from(cls).access(
+                        connection: connection, method: method, version: version, upload: upload,
+                        uploadSize: uploadSize, context: context)
+                }, cls,
+                { cls, _, context, termination in
+                    ServerCore.from(cls).completed(context: context, termination: termination)
+                }, cls,
+                { cls, uri, _ in ServerCore.from(cls).begin(uri: uri) }, cls,
+                UInt32(effectiveConnectionLimit), UInt32(max(1, configuration.connectionTimeoutSeconds)),
+                max(64 * 1024, configuration.maxHeaderBytes * 2), UInt32(max(1, configuration.threadCount)))
+        }
+        guard let daemon else {
+            unmanaged.release()
+            return nil
+        }
+        state.withLock { $0.daemon = MHDHandle(pointer: daemon) }
+        return daemon
+    }
+
+    static func from(_ cls: UnsafeMutableRawPointer?) -> ServerCore {
+        Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
+    }
+
+    /// Above the descriptor limit libmicrohttpd answers every request with
+    /// `Connection: close` (measured), so stay well below it.
+    private var effectiveConnectionLimit: Int {
+        var limit = rlimit()
+        guard getrlimit(openFilesResource, &limit) == 0 else { return configuration.maxConnections }
+        let available = Int(clamping: limit.rlim_cur) - 64
+        return max(1, min(configuration.maxConnections, available))
+    }
+
+    // MARK: Suspension
+
+    /// Suspends `connection` and resumes it after `milliseconds`.
+    /// Must be called from the access handler or a content reader.
+    func suspend(_ connection: OpaquePointer, key: ObjectIdentifier, milliseconds: Int) {
+        let hurrying = state.withLock { state -> Bool in
+            guard !state.hurrying else { return true }
+            state.suspended[key] = MHDHandle(pointer: connection)
+            return false
+        }
+        guard !hurrying else { return }
+        MHD_suspend_connection(connection)
+        timerQueue.asyncAfter(deadline: .now() + .milliseconds(max(0, milliseconds))) { [self] in
+            resume(key: key)
+        }
+    }
+
+    /// Resumes a suspended connection once; later calls do nothing.
+    func resume(key: ObjectIdentifier) {
+        let handle = state.withLock { $0.suspended.removeValue(forKey: key) }
+        if let handle { MHD_resume_connection(handle.pointer) }
+    }
+
+    var isHurrying: Bool { state.withLock { $0.hurrying } }
+
+    // MARK: Shutdown
+
+    func stop() {
+        guard
+            let daemon = state.withLock({ state -> MHDHandle? in
+                state.draining = true
+                return state.daemon
+            })
+        else { return }
+        let listenSocket = MHD_quiesce_daemon(daemon.pointer)
+        waitForInFlight(seconds: configuration.shutdownGraceSeconds)
+        // libmicrohttpd must not be stopped with suspended connections:
+        // finish every delayed or dripping answer now.
+        let suspended = state.withLock { state -> [MHDHandle] in
+            state.hurrying = true
+            defer { state.suspended.removeAll() }
+            return Array(state.suspended.values)
+        }
+        for handle in suspended { MHD_resume_connection(handle.pointer) }
+        waitForInFlight(seconds: 2)
+        MHD_stop_daemon(daemon.pointer)
+        if listenSocket >= 0 { close(listenSocket) }
+        state.withLock { $0.daemon = nil }
+        Unmanaged.passUnretained(self).release()
+        logger.message(.info, "server stopped")
+    }
+
+    private func waitForInFlight(seconds: Double) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while state.withLock({ $0.inFlight }) > 0, Date() < deadline {
+            usleep(2_000)
+        }
+    }
+}
