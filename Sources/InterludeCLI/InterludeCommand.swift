@@ -15,6 +15,9 @@ enum InterludeCommand {
                            fault routes); options: --host, --port, --data-dir, --catalog
           play URL         play a VAST or VMAP tag in the terminal with the custom ad UI
                            options: --speed N, --content-duration S, --language TAG, --json
+          demo             the whole system: the ad stack in-process, its VMAP played in the
+                           terminal player, then the collector's beacon report
+                           options: --speed N (2), --content-duration S (60), --data-dir DIR
           help             show this text
 
         exit status: 0 ok (inspect: at least one playable ad), 1 none or invalid, 2 usage error
@@ -38,6 +41,8 @@ enum InterludeCommand {
             return ServeCommand.run(arguments: rest)
         case "play":
             return await PlayCommand.run(arguments: rest)
+        case "demo":
+            return await DemoCommand.run(arguments: rest)
         case "help", "--help", "-h":
             writeOutput(usage)
             return 0

@@ -12,6 +12,10 @@ enum PlayCommand {
         var contentDuration: TimeInterval = 60
         var json = false
         var language = "en"
+        /// Presses `s` by itself the first time a skip button enables (the demo).
+        var autoSkip = false
+        /// Settings' session identifier (the demo's session).
+        var sessionID: String?
     }
 
     static let usage = """

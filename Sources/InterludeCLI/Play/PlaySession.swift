@@ -22,6 +22,9 @@ final class PlaySession: AdsManagerDelegate {
     private var isVMAP = false
     private var allAdsCompleted = false
     private var adPaused = false
+    private var autoSkipped = false
+    /// Every event the manager emitted, in order (the demo's report reads it).
+    private(set) var emitted: [AdEvent] = []
     private var exitCode: Int32 = 0
 
     init(options: PlayCommand.Options, output: TerminalOutput, httpClient: (any HTTPClient)?) {
@@ -32,6 +35,7 @@ final class PlaySession: AdsManagerDelegate {
         var settings = Settings()
         settings.language = options.language
         settings.playerType = "interlude-play"
+        settings.sessionID = options.sessionID
         settings.beaconJournalDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("interlude-play-\(ProcessInfo.processInfo.processIdentifier)")
         loader = AdsLoader(settings: settings, httpClient: httpClient, clock: clock)
@@ -124,6 +128,7 @@ final class PlaySession: AdsManagerDelegate {
     // MARK: - AdsManagerDelegate
 
     func adsManager(_ adsManager: AdsManager, didReceive event: AdEvent) {
+        emitted.append(event)
         if options.json {
             var line: [String: String] = ["type": "event", "event": event.typeString]
             if let ad = event.ad {
@@ -180,7 +185,14 @@ final class PlaySession: AdsManagerDelegate {
         redraw()
     }
 
-    func adsManager(_ adsManager: AdsManager, didUpdate uiState: AdUIState) { redraw() }
+    func adsManager(_ adsManager: AdsManager, didUpdate uiState: AdUIState) {
+        if options.autoSkip, !autoSkipped, uiState.skipButtonEnabled {
+            autoSkipped = true
+            lastEvent = "autopilot pressed s"
+            adsManager.skip()
+        }
+        redraw()
+    }
 
     // MARK: - Drawing
 

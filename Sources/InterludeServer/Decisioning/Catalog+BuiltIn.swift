@@ -22,3 +22,17 @@ extension Catalog {
             midrolls: [BreakRule(offset: 300, podSize: 2), BreakRule(offset: 600, podSize: 3)],
             postroll: BreakRule(podSize: 1)))
 }
+
+extension Catalog {
+    /// The demo's schedule over the built-in creatives: a skippable pre-roll
+    /// whose UI is hideable, a mid-roll pod of three at 30 s and a post-roll,
+    /// so a one-minute piece of content shows every kind of break.
+    public static let demo = Catalog(
+        creatives: builtIn.creatives,
+        adRules: AdRules(
+            preroll: BreakRule(podSize: 1, ads: ["orbit-bikes-10s"]),
+            midrolls: [
+                BreakRule(offset: 30, podSize: 3, ads: ["lighthouse-coffee-6s", "meadow-tea-15s", "atlas-travel-30s"])
+            ],
+            postroll: BreakRule(podSize: 1, ads: ["lighthouse-coffee-6s"])))
+}

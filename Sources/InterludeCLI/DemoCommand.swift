@@ -1,0 +1,171 @@
+import Foundation
+import Interlude
+import InterludePlayer
+import InterludeServer
+
+/// `interlude demo`: the whole system on one machine. Starts the reference ad
+/// stack in-process on loopback, plays its demo VMAP (a skippable pre-roll
+/// whose UI is hideable, a mid-roll pod of three, a post-roll) in the
+/// terminal player, then asks the server's collector what it received and
+/// checks every expected beacon arrived exactly once.
+enum DemoCommand {
+    static let usage =
+        "usage: interlude demo [--speed N] [--content-duration SECONDS] [--data-dir DIR] [--language TAG]"
+
+    @MainActor
+    static func run(arguments: [String]) async -> Int32 {
+        var speed = 2.0
+        var contentDuration: TimeInterval = 60
+        var language = "en"
+        var dataDirectory =
+            FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first?
+            .appendingPathComponent("interlude/demo") ?? URL(fileURLWithPath: "interlude-demo-data")
+        var index = 0
+        while index < arguments.count {
+            let flag = arguments[index]
+            let value = index + 1 < arguments.count ? arguments[index + 1] : nil
+            switch (flag, value) {
+            case ("--speed", let text?) where Double(text).map { $0 > 0 && $0 <= 100 } ?? false: speed = Double(text)!
+            case ("--content-duration", let text?) where Double(text).map { $0 >= 35 } ?? false:
+                contentDuration = Double(text)!
+            case ("--data-dir", let path?): dataDirectory = URL(fileURLWithPath: path)
+            case ("--language", let tag?): language = tag
+            default:
+                InterludeCommand.writeError(
+                    "interlude demo: bad argument '\(flag)' (content must be at least 35 s)\n\(usage)")
+                return 2
+            }
+            index += 2
+        }
+
+        print("interlude demo: starting the reference ad stack on loopback (media cached in \(dataDirectory.path))")
+        let server: AdServer
+        do {
+            server = try AdServer.start(
+                AdServer.Configuration(
+                    host: "127.0.0.1", port: 0, dataDirectory: dataDirectory, catalog: .demo, generatesMedia: true,
+                    http: HTTPServer.Configuration(threadCount: 2, logger: InterludeServer.SilentLogger()),
+                    mediaProgress: { done, total, spec in
+                        FileHandle.standardError.write(
+                            Data("  making media \(done)/\(total): \(spec.creativeID) \(spec.height)p\n".utf8))
+                    }))
+        } catch {
+            InterludeCommand.writeError("interlude demo: the ad stack did not start: \(error.message)")
+            return 1
+        }
+        defer { server.shutdown() }
+        let session = "demo-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        print(
+            "interlude demo: \(server.baseURL)/vmap?session=\(session) — pre-roll, mid-roll pod of 3 at 30 s, post-roll"
+        )
+        print(
+            "interlude demo: playing \(Int(contentDuration)) s of content at \(speed)× (the autopilot skips the pre-roll once it may)\n"
+        )
+
+        var options = PlayCommand.Options()
+        options.tag = URL(string: "\(server.baseURL)/vmap?session=\(session)")
+        options.speed = speed
+        options.contentDuration = contentDuration
+        options.language = language
+        options.autoSkip = true
+        options.sessionID = session
+        let player = PlaySession(options: options, output: TerminalOutput(json: false), httpClient: nil)
+        let played = await player.run()
+
+        let received: [InterludeServer.Beacon]
+        do {
+            try server.store.flush()
+            received = try server.store.beacons(session: session)
+        } catch {
+            InterludeCommand.writeError("interlude demo: could not read the collector: \(error)")
+            return 1
+        }
+        let report = BeaconReport(expected: BeaconReport.expectedBeacons(from: player.emitted), received: received)
+        print(report.text())
+        return played == 0 && report.isComplete ? 0 : 1
+    }
+}
+
+/// What the collector should have received for the events a session saw,
+/// and what it did receive.
+struct BeaconReport {
+    struct Key: Hashable, Comparable {
+        var ad: String
+        var event: String
+        static func < (lhs: Key, rhs: Key) -> Bool { (lhs.ad, lhs.event) < (rhs.ad, rhs.event) }
+    }
+
+    var expected: [Key]
+    var counts: [Key: Int]
+    var order: [Key]
+
+    init(expected: [Key], received: [InterludeServer.Beacon]) {
+        self.expected = expected
+        var counts: [Key: Int] = [:]
+        var order: [Key] = []
+        for beacon in received {
+            let key = Key(ad: beacon.ad, event: beacon.event)
+            if counts[key] == nil { order.append(key) }
+            counts[key, default: 0] += 1
+        }
+        self.counts = counts
+        self.order = order
+    }
+
+    /// Each ad that started owes impression and start; each quartile,
+    /// complete and skip it reached owes that event; each break owes
+    /// breakStart and breakEnd.
+    static func expectedBeacons(from events: [AdEvent]) -> [Key] {
+        var keys: [Key] = []
+        for event in events {
+            let ad = event.ad?.adID ?? ""
+            switch event.type {
+            case .started: keys += [Key(ad: ad, event: "impression"), Key(ad: ad, event: "start")]
+            case .firstQuartile: keys.append(Key(ad: ad, event: "firstQuartile"))
+            case .midpoint: keys.append(Key(ad: ad, event: "midpoint"))
+            case .thirdQuartile: keys.append(Key(ad: ad, event: "thirdQuartile"))
+            case .complete: keys.append(Key(ad: ad, event: "complete"))
+            case .skipped: keys.append(Key(ad: ad, event: "skip"))
+            default: break
+            }
+        }
+        return keys
+    }
+
+    /// How many times each key is owed (a creative that plays in two breaks owes twice).
+    var owed: [Key: Int] { expected.reduce(into: [:]) { $0[$1, default: 0] += 1 } }
+    var missing: [Key] { owed.keys.filter { (counts[$0] ?? 0) < owed[$0]! }.sorted() }
+    var duplicated: [Key] { owed.keys.filter { (counts[$0] ?? 0) > owed[$0]! }.sorted() }
+    var isComplete: Bool { !expected.isEmpty && missing.isEmpty && duplicated.isEmpty }
+
+    func text() -> String {
+        var lines = [
+            "", "beacon report — what the collector received, per ad (✔ as owed, ✘ not as owed, · not checked)",
+        ]
+        let owed = self.owed
+        var ads: [String] = []
+        for key in order where !ads.contains(key.ad) { ads.append(key.ad) }
+        for ad in ads {
+            let events = order.filter { $0.ad == ad }.map { key -> String in
+                let count = counts[key] ?? 0
+                let mark = owed[key].map { count == $0 ? "✔" : "✘" } ?? "·"
+                return "\(mark) \(key.event)×\(count)"
+            }
+            lines.append("  \(ad): " + events.joined(separator: "  "))
+        }
+        let total = counts.values.reduce(0, +)
+        if isComplete {
+            lines.append(
+                "✔ every expected impression, quartile, complete and skip (\(expected.count)) arrived exactly once; "
+                    + "\(total) beacons in all")
+        } else {
+            for key in missing {
+                lines.append("✘ missing: \(key.ad) \(key.event) (owed \(owed[key]!), got \(counts[key] ?? 0))")
+            }
+            for key in duplicated {
+                lines.append("✘ too many: \(key.ad) \(key.event) (owed \(owed[key]!), got \(counts[key] ?? 0))")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
