@@ -66,6 +66,9 @@ let package = Package(
         .testTarget(
             name: "InterludeServerTests",
             dependencies: ["InterludeServer", "InterludeVAST", "InterludeTestSupport", "InterludeCLI"]),
+        .testTarget(
+            name: "InterludeIntegrationTests",
+            dependencies: ["Interlude", "InterludePlayer", "InterludeServer", "InterludeTestSupport"]),
         .testTarget(name: "InterludeCLITests", dependencies: ["InterludeCLI", "InterludeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -38,6 +38,10 @@ public final class SimulatedVideoDisplay: VideoDisplay {
     public var durationForURL: (URL) -> TimeInterval = { _ in 10 }
     /// How a URL behaves. Default: plays.
     public var behaviorForURL: (URL) -> Behavior = { _ in .plays }
+    /// When set, `load` first asks the media's server (`HEAD`) whether the
+    /// file exists, as a real player's fetch would find out: 404/410 report
+    /// `mediaNotFound` (401), other failures `cannotDisplay` (405).
+    public var mediaProbe: (any HTTPClient)?
 
     private let clock: any AdClock
     private var started = false
@@ -62,7 +66,29 @@ public final class SimulatedVideoDisplay: VideoDisplay {
         case .failsToLoad(let error):
             later { display in display.delegate?.videoDisplay(display, didReceiveError: error) }
         case .plays, .failsAfter:
-            later { display in display.delegate?.videoDisplayDidLoad(display) }
+            if let probe = mediaProbe, url.isHTTPOrHTTPS {
+                pending = Task { [weak self] in
+                    let outcome: VideoDisplayError?
+                    do {
+                        let response = try await probe.send(HTTPRequest(url: url, method: "HEAD", timeout: 8))
+                        switch response.statusCode {
+                        case 200..<300: outcome = nil
+                        case 404, 410: outcome = .mediaNotFound
+                        default: outcome = .cannotDisplay("HTTP \(response.statusCode)")
+                        }
+                    } catch {
+                        outcome = .cannotDisplay("\(error)")
+                    }
+                    guard !Task.isCancelled, let self else { return }
+                    if let outcome {
+                        self.delegate?.videoDisplay(self, didReceiveError: outcome)
+                    } else {
+                        self.delegate?.videoDisplayDidLoad(self)
+                    }
+                }
+            } else {
+                later { display in display.delegate?.videoDisplayDidLoad(display) }
+            }
         }
     }
 

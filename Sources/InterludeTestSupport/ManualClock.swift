@@ -82,3 +82,19 @@ public final class ManualClock: AdClock, @unchecked Sendable {
         }
     }
 }
+
+extension ManualClock {
+    /// Advances by `seconds`, waking sleepers in deadline order and letting
+    /// main-actor work run between events (a discrete-event simulation).
+    @MainActor
+    public func simulate(for seconds: TimeInterval) async {
+        let target = now + seconds
+        while true {
+            for _ in 0..<30 { await Task.yield() }
+            guard let next = nextDeadline, next <= target else { break }
+            advance(to: next)
+        }
+        advance(to: target)
+        for _ in 0..<30 { await Task.yield() }
+    }
+}

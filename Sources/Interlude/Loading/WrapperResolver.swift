@@ -261,8 +261,13 @@ final class ResolutionContext {
     var errorPings: [ErrorPing] = []
     var hops: [LoadHop] = []
 
+    /// Owes each Error URL one ping per code per resolution: a wrapper met
+    /// twice on a looping chain is told once.
     func ping(_ urls: [VASTURLTemplate], code: VASTErrorCode) {
-        errorPings += urls.map { ErrorPing(url: $0, code: code) }
+        for url in urls {
+            let ping = ErrorPing(url: url, code: code)
+            if !errorPings.contains(ping) { errorPings.append(ping) }
+        }
     }
 
     func pingChain(_ chain: [WrapperHop], code: VASTErrorCode) {
