@@ -54,7 +54,8 @@ let package = Package(
         .executableTarget(
             name: "InterludeBench",
             dependencies: [
-                "InterludeVAST", "InterludeHLS", "Interlude", "InterludePlayer", "InterludeTestSupport", "CXMLScan",
+                "InterludeVAST", "InterludeHLS", "Interlude", "InterludePlayer", "InterludeServer", "InterludeTestSupport",
+                "CXMLScan",
             ]),
 
         .target(name: "InterludeTestSupport", dependencies: ["InterludeVAST", "Interlude", "InterludeServer"]),

@@ -5,6 +5,7 @@ let usage = """
     usage: interlude-bench vast [DIR]      VAST/VMAP parse throughput vs raw libxml2 SAX (DIR default ../shared/corpus)
            interlude-bench vast-memory     peak memory while parsing a generated 1 MiB document
            interlude-bench hls [DIR]       HLS parse/write/splice vs Python m3u8 (see BENCHMARKS.md)
+           interlude-bench loading         4-hop wrapper chain vs URLSession; 1,000 beacons to the collector
            interlude-bench loader-memory   resident memory of 100 loaded 5-ad pods
            interlude-bench manager         ads manager CPU per second of ad; memory over 1,000 ads
     """
@@ -20,6 +21,10 @@ case "hls":
         FileHandle.standardError.write(Data("interlude-bench hls: \(error)\n".utf8))
         exit(1)
     }
+case "loading-offline":
+    exit(await LoadingBenchmark.runOffline(iterations: Int(arguments.dropFirst().first ?? "") ?? 2000))
+case "loading":
+    exit(await LoadingBenchmark.run())
 case "loader-memory":
     exit(await LoaderMemoryBenchmark.run())
 case "manager":

@@ -56,6 +56,15 @@ public protocol HTTPClient: Sendable {
     /// Performs `request`. Throws ``HTTPClientError``; an HTTP error status is
     /// a response, not an error.
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
+
+    /// True when the client itself fails an exchange with
+    /// ``HTTPClientError/timedOut`` once ``HTTPRequest/timeout`` has passed,
+    /// so callers need not race it against a timer. Default false.
+    var enforcesTimeout: Bool { get }
+}
+
+extension HTTPClient {
+    public var enforcesTimeout: Bool { false }
 }
 
 extension URL {

@@ -27,6 +27,9 @@ public final class URLSessionHTTPClient: HTTPClient {
 
     deinit { session.invalidateAndCancel() }
 
+    /// The whole exchange (not just idle time) is bounded by the request's timeout.
+    public var enforcesTimeout: Bool { true }
+
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard request.url.isHTTPOrHTTPS else { throw HTTPClientError.unsupportedScheme(request.url.scheme ?? "") }
         var urlRequest = URLRequest(url: request.url, timeoutInterval: request.timeout)
@@ -44,6 +47,14 @@ public final class URLSessionHTTPClient: HTTPClient {
                     Exchange(
                         continuation: continuation, originalURL: request.url, limit: limit, maxRedirects: redirects))
                 task.resume()
+                // URLSession's own timeout is an idle timeout; this bounds the whole
+                // exchange, so a server dripping bytes cannot hold a request forever.
+                DispatchQueue.global().asyncAfter(deadline: .now() + request.timeout) {
+                    if table.isRunning(task.taskIdentifier) {
+                        table.fail(task.taskIdentifier, with: .timedOut)
+                        task.cancel()
+                    }
+                }
             }
         } onCancel: {
             table.fail(task.taskIdentifier, with: .timedOut)
@@ -72,6 +83,8 @@ private final class ExchangeTable: NSObject, URLSessionDataDelegate, @unchecked 
     func begin(_ id: Int, _ exchange: Exchange) {
         lock.withLock { exchanges[id] = exchange }
     }
+
+    func isRunning(_ id: Int) -> Bool { lock.withLock { exchanges[id] != nil } }
 
     func fail(_ id: Int, with failure: HTTPClientError) {
         lock.withLock {

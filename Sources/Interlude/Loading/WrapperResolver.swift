@@ -201,9 +201,13 @@ struct WrapperResolver: Sendable {
         let response: HTTPResponse
         do {
             let http = self.http
-            response = try await withDeadline(
-                started + timeout, clock: clock, onTimeout: { HTTPClientError.timedOut },
-                operation: { try await http.send(request) })
+            if http.enforcesTimeout {
+                response = try await http.send(request)
+            } else {
+                response = try await withDeadline(
+                    started + timeout, clock: clock, onTimeout: { HTTPClientError.timedOut },
+                    operation: { try await http.send(request) })
+            }
         } catch {
             let reason: String
             switch error as? HTTPClientError {

@@ -208,9 +208,12 @@ public actor BeaconQueue {
                 timeout: policy.requestTimeout)
             let http = self.http
             do {
-                let response = try await withDeadline(
-                    clock.now + policy.requestTimeout, clock: clock, onTimeout: { HTTPClientError.timedOut },
-                    operation: { try await http.send(request) })
+                let response =
+                    http.enforcesTimeout
+                    ? try await http.send(request)
+                    : try await withDeadline(
+                        clock.now + policy.requestTimeout, clock: clock, onTimeout: { HTTPClientError.timedOut },
+                        operation: { try await http.send(request) })
                 // Server errors and throttling are worth a retry; any other answer is final.
                 if response.statusCode < 500, response.statusCode != 429, response.statusCode != 408 {
                     if response.statusCode >= 400 {
