@@ -17,12 +17,18 @@ enum DemoCommand {
         var speed = 2.0
         var contentDuration: TimeInterval = 60
         var language = "en"
+        var generatesMedia = true
         var dataDirectory =
             FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first?
             .appendingPathComponent("interlude/demo") ?? URL(fileURLWithPath: "interlude-demo-data")
         var index = 0
         while index < arguments.count {
             let flag = arguments[index]
+            if flag == "--no-media" {
+                generatesMedia = false
+                index += 1
+                continue
+            }
             let value = index + 1 < arguments.count ? arguments[index + 1] : nil
             switch (flag, value) {
             case ("--speed", let text?) where Double(text).map { $0 > 0 && $0 <= 100 } ?? false: speed = Double(text)!
@@ -43,7 +49,8 @@ enum DemoCommand {
         do {
             server = try AdServer.start(
                 AdServer.Configuration(
-                    host: "127.0.0.1", port: 0, dataDirectory: dataDirectory, catalog: .demo, generatesMedia: true,
+                    host: "127.0.0.1", port: 0, dataDirectory: dataDirectory, catalog: .demo,
+                    generatesMedia: generatesMedia,
                     http: HTTPServer.Configuration(threadCount: 2, logger: InterludeServer.SilentLogger()),
                     mediaProgress: { done, total, spec in
                         FileHandle.standardError.write(

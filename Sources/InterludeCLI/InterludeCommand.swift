@@ -17,7 +17,8 @@ enum InterludeCommand {
                            options: --speed N, --content-duration S, --language TAG, --json
           demo             the whole system: the ad stack in-process, its VMAP played in the
                            terminal player, then the collector's beacon report
-                           options: --speed N (2), --content-duration S (60), --data-dir DIR
+                           options: --speed N (2), --content-duration S (60), --data-dir DIR,
+                           --no-media (skip generating the creatives with ffmpeg)
           help             show this text
 
         exit status: 0 ok (inspect: at least one playable ad), 1 none or invalid, 2 usage error

@@ -13,8 +13,9 @@ import Testing
 struct ServerIntegrationTests {
     static func makeLoader(configure: (inout Settings) -> Void = { _ in }) -> AdsLoader {
         var settings = Settings()
-        settings.beaconJournalDirectory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("interlude-integration-\(UUID().uuidString)")
+        // Under .build, not /tmp: each loader needs its own journal, and the build folder is thrown away.
+        settings.beaconJournalDirectory = Corpus.packageRoot.appendingPathComponent(
+            ".build/test-journals/\(UUID().uuidString)")
         configure(&settings)
         return AdsLoader(settings: settings)
     }

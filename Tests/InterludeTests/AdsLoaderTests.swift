@@ -29,8 +29,9 @@ func makeLoader(
     -> AdsLoader
 {
     var settings = Settings()
-    settings.beaconJournalDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "interlude-tests-\(UUID().uuidString)")
+    // Under .build, not /tmp: each loader needs its own journal, and the build folder is thrown away.
+    settings.beaconJournalDirectory = Corpus.packageRoot.appendingPathComponent(
+        ".build/test-journals/\(UUID().uuidString)")
     configure(&settings)
     return AdsLoader(
         settings: settings, httpClient: http, clock: clock,
