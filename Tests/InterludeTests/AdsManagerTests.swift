@@ -34,18 +34,10 @@ final class FakePlayhead: ContentPlayhead {
     var currentTime: TimeInterval = 0
 }
 
-/// Advances the manual clock by `seconds`, waking sleepers in deadline
-/// order and letting main-actor work run between events.
+/// Advances the manual clock (see `ManualClock.simulate(for:)`).
 @MainActor
 func simulate(_ clock: ManualClock, for seconds: TimeInterval) async {
-    let target = clock.now + seconds
-    while true {
-        for _ in 0..<30 { await Task.yield() }
-        guard let next = clock.nextDeadline, next <= target else { break }
-        clock.advance(to: next)
-    }
-    clock.advance(to: target)
-    for _ in 0..<30 { await Task.yield() }
+    await clock.simulate(for: seconds)
 }
 
 @MainActor

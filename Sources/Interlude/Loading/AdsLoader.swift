@@ -12,7 +12,7 @@ struct LoaderServices: Sendable {
         guard !pings.isEmpty else { return }
         let beacons = pings.compactMap { ping -> Beacon? in
             let url = ping.url.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://") else { return nil }
+            guard url.isHTTPURLString else { return nil }
             return Beacon(
                 url: resolver.macros.fill(url, with: [.errorCode: .value(String(ping.code.rawValue))]), event: "error",
                 adID: "load", createdAt: resolver.macros.now())

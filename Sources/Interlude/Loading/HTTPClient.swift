@@ -74,3 +74,12 @@ extension URL {
         return scheme == "http" || scheme == "https"
     }
 }
+
+extension String {
+    /// True when the text (trimmed) is an http or https URL: the only
+    /// beacons the SDK sends (`about:blank`, `javascript:`, empty never fire).
+    var isHTTPURLString: Bool {
+        let lowered = trimmingCharacters(in: .whitespacesAndNewlines).prefix(8).lowercased()
+        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+    }
+}

@@ -15,7 +15,7 @@ public enum BreakTracking {
         if let errorCode { values[.errorCode] = .value(String(errorCode.rawValue)) }
         return slot.adBreak.trackingEvents.filter { $0.event == event }.compactMap { tracking in
             let url = tracking.url.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://") else { return nil }
+            guard url.isHTTPURLString else { return nil }
             return Beacon(
                 url: macros.fill(url, with: values), event: event.rawValue,
                 adID: "break-\(slot.adBreak.breakID ?? String(slot.id))", createdAt: macros.now())

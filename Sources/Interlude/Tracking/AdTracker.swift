@@ -186,7 +186,7 @@ public struct AdTracker: Sendable {
         errorCode: VASTErrorCode? = nil
     ) -> Beacon? {
         let trimmed = template.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.lowercased().hasPrefix("http://") || trimmed.lowercased().hasPrefix("https://") else {
+        guard trimmed.isHTTPURLString else {
             return nil  // about:blank, javascript:, empty
         }
         let url = macros.fill(
