@@ -92,14 +92,6 @@ private final class ExchangeTable: NSObject, URLSessionDataDelegate, @unchecked 
         }
     }
 
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
-    ) {
-        lock.withLock { exchanges[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse }
-        completionHandler(.allow)
-    }
-
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let overLimit = lock.withLock { () -> Bool in
             guard var exchange = exchanges[dataTask.taskIdentifier] else { return false }
@@ -144,7 +136,7 @@ private final class ExchangeTable: NSObject, URLSessionDataDelegate, @unchecked 
             exchange.continuation.resume(
                 throwing: code == NSURLErrorTimedOut
                     ? HTTPClientError.timedOut : HTTPClientError.unreachable(error.localizedDescription))
-        } else if let response = exchange.response {
+        } else if let response = (task.response as? HTTPURLResponse) ?? exchange.response {
             var headers: [String: String] = [:]
             for (key, value) in response.allHeaderFields {
                 headers[String(describing: key).lowercased()] = String(describing: value)
