@@ -28,7 +28,7 @@ public struct AdSplicer: Sendable, Hashable {
         return result
     }
 
-    /// Inserts `pod` in place; see ``insert(_:into:at:)-swift.method``.
+    /// Inserts `pod` in place; see the copying `insert(_:into:at:)` above.
     public func insert(_ pod: AdPod, into playlist: inout MediaPlaylist, at boundary: Int) throws(HLSError) {
         guard boundary >= 0, boundary <= playlist.segments.count else {
             throw HLSError(.invalidSplicePoint, "boundary \(boundary) is outside 0...\(playlist.segments.count)")
@@ -65,7 +65,7 @@ public struct AdSplicer: Sendable, Hashable {
         return result
     }
 
-    /// Replaces the break's segments in place; see ``replace(_:in:with:)-swift.method``.
+    /// Replaces the break's segments in place; see the copying `replace(_:in:with:)` above.
     public func replace(_ adBreak: AdBreak, in playlist: inout MediaPlaylist, with pod: AdPod) throws(HLSError) {
         let range = adBreak.segmentRange
         guard range.lowerBound >= 0, range.upperBound <= playlist.segments.count else {

@@ -2,7 +2,7 @@ import Foundation
 
 extension MediaPlaylist {
     /// A copy with `pod` inserted before segment `boundary`; see
-    /// ``AdSplicer/insert(_:into:at:)``. `splicer` defaults to DATERANGE markers.
+    /// `AdSplicer.insert(_:into:at:)`. `splicer` defaults to DATERANGE markers.
     public func insertingAdPod(_ pod: AdPod, at boundary: Int, splicer: AdSplicer = AdSplicer()) throws(HLSError)
         -> MediaPlaylist
     {
@@ -16,7 +16,7 @@ extension MediaPlaylist {
     }
 
     /// A copy with the segments of `adBreak` replaced by `pod`; see
-    /// ``AdSplicer/replace(_:in:with:)``. `splicer` defaults to DATERANGE markers.
+    /// `AdSplicer.replace(_:in:with:)`. `splicer` defaults to DATERANGE markers.
     public func replacingAdBreak(_ adBreak: AdBreak, with pod: AdPod, splicer: AdSplicer = AdSplicer()) throws(HLSError)
         -> MediaPlaylist
     {
