@@ -76,14 +76,21 @@ enum LoadingBenchmark {
         }
         var sdkTotal = 0.0
         var plainTotal = 0.0
-        for _ in 0..<rounds {
-            let start = DispatchTime.now().uptimeNanoseconds
-            _ = try? await loader.loadAds(with: AdsRequest(adTagURL: URL(string: hops[0])!, adDisplayContainer: nil))
-            let middle = DispatchTime.now().uptimeNanoseconds
-            for hop in hops { _ = try? await session.data(from: URL(string: hop)!) }
-            let end = DispatchTime.now().uptimeNanoseconds
-            sdkTotal += Double(middle - start)
-            plainTotal += Double(end - middle)
+        // Alternate which goes first in each round, so neither side always
+        // pays for waking the server or gets the warmer caches.
+        for round in 0..<rounds {
+            let sdkFirst = round % 2 == 0
+            for turn in 0..<2 {
+                let start = DispatchTime.now().uptimeNanoseconds
+                if (turn == 0) == sdkFirst {
+                    _ = try? await loader.loadAds(
+                        with: AdsRequest(adTagURL: URL(string: hops[0])!, adDisplayContainer: nil))
+                    sdkTotal += Double(DispatchTime.now().uptimeNanoseconds - start)
+                } else {
+                    for hop in hops { _ = try? await session.data(from: URL(string: hop)!) }
+                    plainTotal += Double(DispatchTime.now().uptimeNanoseconds - start)
+                }
+            }
         }
         let sdk = sdkTotal / Double(rounds) / 1e6
         let plain = plainTotal / Double(rounds) / 1e6
