@@ -112,7 +112,8 @@ public final class AdsLoader {
                 type: .loadingFailed, code: .invalidArguments,
                 message: "the request has neither a tag URL nor a response")
         }
-        await services.fire(resolution.errorPings)
+        // Each await from the main actor costs a hop off it and back: only when there is something to send.
+        if !resolution.errorPings.isEmpty { await services.fire(resolution.errorPings) }
         if let error = resolution.error { throw error }
         let schedule = resolution.vmap.map {
             AdBreakSchedule(vmap: $0, contentDuration: request.contentDuration, playAdsAfterTime: nil)

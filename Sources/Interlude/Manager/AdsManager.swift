@@ -324,7 +324,7 @@ public final class AdsManager {
     private func loadBreak(_ slot: AdBreakSchedule.Slot, services: LoaderServices) async -> AdResolution {
         let loader = BreakLoader(resolver: services.resolver, firstHopTimeout: request?.vastLoadTimeout ?? 8)
         let resolution = await loader.load(slot, vmapURL: vmapURL)
-        await services.fire(resolution.errorPings)
+        if !resolution.errorPings.isEmpty { await services.fire(resolution.errorPings) }
         if let error = resolution.error {
             let beacons = BreakTracking.beacons(
                 .error, for: slot, errorCode: error.vastErrorCode, contentPlayhead: contentTime,
