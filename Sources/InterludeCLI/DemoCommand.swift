@@ -120,8 +120,8 @@ struct BeaconReport {
     }
 
     /// Each ad that started owes impression and start; each quartile,
-    /// complete and skip it reached owes that event; each break owes
-    /// breakStart and breakEnd.
+    /// complete and skip it reached owes that event; each VMAP break owes
+    /// breakStart and breakEnd (under the ad id `break-{breakId}`).
     static func expectedBeacons(from events: [AdEvent]) -> [Key] {
         var keys: [Key] = []
         for event in events {
@@ -133,6 +133,10 @@ struct BeaconReport {
             case .thirdQuartile: keys.append(Key(ad: ad, event: "thirdQuartile"))
             case .complete: keys.append(Key(ad: ad, event: "complete"))
             case .skipped: keys.append(Key(ad: ad, event: "skip"))
+            case .adBreakStarted:
+                if let id = event.adData["breakId"] { keys.append(Key(ad: "break-\(id)", event: "breakStart")) }
+            case .adBreakEnded:
+                if let id = event.adData["breakId"] { keys.append(Key(ad: "break-\(id)", event: "breakEnd")) }
             default: break
             }
         }
@@ -163,7 +167,7 @@ struct BeaconReport {
         let total = counts.values.reduce(0, +)
         if isComplete {
             lines.append(
-                "✔ every expected impression, quartile, complete and skip (\(expected.count)) arrived exactly once; "
+                "✔ every expected impression, quartile, complete, skip and break beacon (\(expected.count)) arrived exactly once; "
                     + "\(total) beacons in all")
         } else {
             for key in missing {

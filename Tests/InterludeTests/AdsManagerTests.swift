@@ -203,6 +203,8 @@ struct AdsManagerTests {
         #expect(starts.map(\.timeOffset) == [0, 30, 30, -1])
         #expect(starts.map(\.adPosition) == [1, 1, 2, 1])
         #expect(harness.recorder.types.filter { $0 == .adBreakStarted }.count == 3)
+        let breakIDs = harness.recorder.events.filter { $0.type == .adBreakStarted }.map { $0.adData["breakId"] }
+        #expect(breakIDs == ["pre", "mid", "post"])
         #expect(harness.recorder.types.last == .allAdsCompleted)
         #expect(
             harness.recorder.log == [
@@ -338,5 +340,33 @@ struct AdsManagerTests {
             streamed.append(event.type)
         }
         #expect(streamed == harness.recorder.types)
+    }
+
+    @Test func companionSlotOfTheRightSizeIsFilledWhenTheAdStarts() async throws {
+        let companion = """
+            <VAST version="4.2"><Ad id="c"><InLine><AdSystem>s</AdSystem><AdTitle>t</AdTitle><Impression>http://127.0.0.1:9/i</Impression>
+            <Creatives><Creative><Linear><Duration>00:00:05</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360">http://127.0.0.1:9/m.mp4</MediaFile></MediaFiles></Linear></Creative>
+            <Creative><CompanionAds><Companion width="300" height="250"><StaticResource creativeType="image/png">http://127.0.0.1:9/banner.png</StaticResource></Companion></CompanionAds></Creative></Creatives></InLine></Ad></VAST>
+            """
+        let clock = ManualClock()
+        let http = InMemoryHTTPClient(routes: ["\(testBase)/c": .body(companion)], clock: clock)
+        http.fallback = .status(204, "")
+        let loader = makeLoader(http, clock: clock)
+        let display = SimulatedVideoDisplay(clock: clock)
+        let fitting = CompanionAdSlot(width: 300, height: 250)
+        let other = CompanionAdSlot(width: 728, height: 90)
+        var filled: [String] = []
+        fitting.onFilled = { filled.append("300x250 \($0.resourceValue)") }
+        other.onFilled = { filled.append("728x90 \($0.resourceValue)") }
+        let request = AdsRequest(
+            adTagURL: URL(string: "\(testBase)/c")!,
+            adDisplayContainer: AdDisplayContainer(videoDisplay: display, companionSlots: [fitting, other]))
+        let manager = try await loader.loadAds(with: request).adsManager
+        let recorder = ManagerRecorder()
+        manager.delegate = recorder
+        manager.initialize(with: nil)
+        await clock.simulate(for: 1)
+        #expect(filled == ["300x250 http://127.0.0.1:9/banner.png"])
+        withExtendedLifetime(manager) {}
     }
 }

@@ -364,7 +364,7 @@ public final class AdsManager {
             switch effect {
             case .requestContentPause: delegate?.adsManagerDidRequestContentPause(self)
             case .requestContentResume: delegate?.adsManagerDidRequestContentResume(self)
-            case .emit(let event): emit(event)
+            case .emit(let event): emit(annotated(event))
             case .error(let error): delegate?.adsManager(self, didReceive: error)
             case .loadMedia(let url): display?.load(url, subtitles: nil)
             case .play: display?.play()
@@ -422,6 +422,26 @@ public final class AdsManager {
             loadAndOffer(post)
         } else if contentCompleted {
             finishAllAds()
+        }
+    }
+
+    /// Break events carry the VMAP break id (`adData["breakId"]`); a starting
+    /// ad fills the companion slot its companions fit.
+    private func annotated(_ event: AdEvent) -> AdEvent {
+        var event = event
+        if event.type == .adBreakStarted || event.type == .adBreakEnded, let slot = currentSlot {
+            event.adData["breakId"] = slot.adBreak.breakID ?? String(slot.id)
+        }
+        if event.type == .started, let ad = event.ad { fillCompanionSlots(for: ad) }
+        return event
+    }
+
+    private func fillCompanionSlots(for ad: Ad) {
+        guard let slots = request?.adDisplayContainer?.companionSlots, !slots.isEmpty else { return }
+        for slot in slots {
+            if let companion = ad.companionAds.first(where: { $0.width == slot.width && $0.height == slot.height }) {
+                slot.onFilled?(companion)
+            }
         }
     }
 
