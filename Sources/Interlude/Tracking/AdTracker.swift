@@ -52,6 +52,8 @@ public struct AdTracker: Sendable {
     /// The media file playing (`[ASSETURI]`).
     public let assetURI: String?
     private let macros: VASTMacroFiller
+    /// The chain's merged linear tracking, computed once (not per event).
+    private let trackingEvents: [TrackingEvent]
     private let progressEvents: [(offset: TimeInterval, event: TrackingEvent)]
 
     private var started = false
@@ -71,7 +73,8 @@ public struct AdTracker: Sendable {
         self.context = context
         self.assetURI = assetURI
         self.macros = macros
-        progressEvents = ad.linearTrackingEvents.filter { $0.event == .progress }.compactMap { event in
+        trackingEvents = ad.linearTrackingEvents
+        progressEvents = trackingEvents.filter { $0.event == .progress }.compactMap { event in
             guard let offset = event.offset else { return nil }
             return (offset.seconds(ofDuration: duration), event)
         }
@@ -176,7 +179,7 @@ public struct AdTracker: Sendable {
     private func fire(_ event: TrackingEventType, at mediaTime: TimeInterval, contentPlayhead: TimeInterval? = nil)
         -> [Beacon]
     {
-        ad.linearTrackingEvents.filter { $0.event == event }.compactMap {
+        trackingEvents.filter { $0.event == event }.compactMap {
             beacon($0.url, event: event.rawValue, at: mediaTime, contentPlayhead: contentPlayhead)
         }
     }
