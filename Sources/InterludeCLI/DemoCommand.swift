@@ -119,7 +119,7 @@ struct BeaconReport {
         self.order = order
     }
 
-    /// Each ad that started owes impression and start; each quartile,
+    /// Each ad that started owes impression, creativeView and start; each quartile,
     /// complete and skip it reached owes that event; each VMAP break owes
     /// breakStart and breakEnd (under the ad id `break-{breakId}`).
     static func expectedBeacons(from events: [AdEvent]) -> [Key] {
@@ -127,7 +127,11 @@ struct BeaconReport {
         for event in events {
             let ad = event.ad?.adID ?? ""
             switch event.type {
-            case .started: keys += [Key(ad: ad, event: "impression"), Key(ad: ad, event: "start")]
+            // The reference server's ads carry creativeView tracking; it fires with the first frame.
+            case .started:
+                keys += [
+                    Key(ad: ad, event: "impression"), Key(ad: ad, event: "creativeView"), Key(ad: ad, event: "start"),
+                ]
             case .firstQuartile: keys.append(Key(ad: ad, event: "firstQuartile"))
             case .midpoint: keys.append(Key(ad: ad, event: "midpoint"))
             case .thirdQuartile: keys.append(Key(ad: ad, event: "thirdQuartile"))
@@ -167,7 +171,8 @@ struct BeaconReport {
         let total = counts.values.reduce(0, +)
         if isComplete {
             lines.append(
-                "✔ every expected impression, quartile, complete, skip and break beacon (\(expected.count)) arrived exactly once; "
+                "✔ every expected impression, creativeView, quartile, complete, skip and break beacon (\(expected.count)) "
+                    + "arrived exactly once; "
                     + "\(total) beacons in all")
         } else {
             for key in missing {
