@@ -6,18 +6,12 @@ import InterludeVAST
 /// (each `AdsLoadedData` kept alive), from realistic generated documents.
 @MainActor
 enum LoaderMemoryBenchmark {
-    struct NullHTTP: HTTPClient {
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-            HTTPResponse(statusCode: 204, url: request.url)
-        }
-    }
-
     static func run() async -> Int32 {
         var settings = Settings()
         settings.beaconJournalDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "interlude-bench-mem-\(getpid())")
         defer { try? FileManager.default.removeItem(at: settings.beaconJournalDirectory!) }
-        let loader = AdsLoader(settings: settings, httpClient: NullHTTP())
+        let loader = AdsLoader(settings: settings, httpClient: ManagerBenchmark.NullCollector())
         // Different documents, so nothing is shared between pods.
         let documents = (0..<100).map { index -> String in
             var pod = VASTBenchmark.generatedPod(adCount: 5)

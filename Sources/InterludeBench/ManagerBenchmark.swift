@@ -27,12 +27,7 @@ enum ManagerBenchmark {
     }
 
     static func residentMiB() -> Double {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            let kib = line.split(separator: " ").dropFirst().first { Int($0) != nil }.flatMap { Int($0) } ?? 0
-            return Double(kib) / 1024
-        }
-        return 0
+        Double(VASTMemoryBenchmark.procStatus("VmRSS") ?? 0) / 1_048_576
     }
 
     static func vast(duration: Int) -> String {

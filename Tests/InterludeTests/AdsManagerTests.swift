@@ -369,4 +369,24 @@ struct AdsManagerTests {
         #expect(filled == ["300x250 http://127.0.0.1:9/banner.png"])
         withExtendedLifetime(manager) {}
     }
+
+    @Test func volumeSetBeforeStartIsTheMuteBaseline() async throws {
+        let document = podDocument(1).replacingOccurrences(
+            of: "<Tracking event=\"complete\">",
+            with:
+                "<Tracking event=\"mute\">http://127.0.0.1:9/mute</Tracking><Tracking event=\"unmute\">http://127.0.0.1:9/unmute</Tracking><Tracking event=\"complete\">"
+        )
+        let harness = ManagerHarness(routes: ["\(testBase)/tag": .body(document)])
+        harness.recorder.startOnLoaded = false
+        let manager = try await harness.load("\(testBase)/tag")
+        manager.volume = 0  // the app starts the ad muted
+        manager.start()
+        await simulate(harness.clock, for: 2)
+        manager.volume = 1
+        await simulate(harness.clock, for: 1)
+        await harness.loader.beaconQueue.waitUntilIdle()
+        #expect(harness.http.requestedURLs.filter { $0 == "http://127.0.0.1:9/unmute" }.count == 1)
+        #expect(!harness.http.requestedURLs.contains("http://127.0.0.1:9/mute"))
+        withExtendedLifetime(manager) {}
+    }
 }

@@ -115,16 +115,8 @@ public final class AdsLoader {
         // Each await from the main actor costs a hop off it and back: only when there is something to send.
         if !resolution.errorPings.isEmpty { await services.fire(resolution.errorPings) }
         if let error = resolution.error { throw error }
-        let schedule = resolution.vmap.map {
-            AdBreakSchedule(vmap: $0, contentDuration: request.contentDuration, playAdsAfterTime: nil)
-        }
-        if let schedule {
-            for skipped in schedule.skipped {
-                services.logger.log(.warning, "VMAP \(skipped.code.rawValue): \(skipped.reason)")
-            }
-        }
         let manager = AdsManager(
-            resolvedAds: resolution.ads, schedule: schedule, vmapURL: resolution.hops.first?.url ?? request.adTagURL,
+            resolvedAds: resolution.ads, vmap: resolution.vmap, vmapURL: resolution.hops.first?.url ?? request.adTagURL,
             request: request, services: services)
         managers.removeAll { $0.manager == nil }
         managers.append(WeakManager(manager: manager))

@@ -30,7 +30,7 @@ public final class AdsManager {
     public var volume: Float = 1 {
         didSet {
             display?.volume = volume
-            run(machine.map { _ in [AdBreakMachine.Input.volumeChanged(volume)] } ?? [])
+            if machine != nil { run([.volumeChanged(volume)]) }
         }
     }
 
@@ -42,6 +42,8 @@ public final class AdsManager {
     }
 
     let resolvedAds: [ResolvedAd]
+    /// The VMAP document of a schedule (nil for a VAST response).
+    let vmap: VMAPDocument?
     private(set) var schedule: AdBreakSchedule?
     let services: LoaderServices
     let vmapURL: URL?
@@ -65,11 +67,14 @@ public final class AdsManager {
     private var allAdsCompletedSent = false
 
     init(
-        resolvedAds: [ResolvedAd], schedule: AdBreakSchedule?, vmapURL: URL?, request: AdsRequest,
-        services: LoaderServices
+        resolvedAds: [ResolvedAd], vmap: VMAPDocument?, vmapURL: URL?, request: AdsRequest, services: LoaderServices
     ) {
         self.resolvedAds = resolvedAds
-        self.schedule = schedule
+        self.vmap = vmap
+        schedule = vmap.map { AdBreakSchedule(vmap: $0, contentDuration: request.contentDuration) }
+        for skipped in schedule?.skipped ?? [] {
+            services.logger.log(.warning, "VMAP \(skipped.code.rawValue): \(skipped.reason)")
+        }
         self.vmapURL = vmapURL
         self.request = request
         self.services = services
@@ -119,7 +124,8 @@ public final class AdsManager {
                 BreakTracking.beacons(
                     .breakStart, for: slot, contentPlayhead: contentTime, macros: services.resolver.macros))
         }
-        run([.start])
+        // The app may have set the volume before the break: it is the mute/unmute baseline.
+        run([.volumeChanged(volume), .start])
     }
 
     public func pause() { run([.pause]) }
@@ -205,8 +211,8 @@ public final class AdsManager {
     }
 
     private func startSchedule() {
-        guard var schedule else { return }
-        if let after = rendering.playAdsAfterTime, let vmap = vmapDocument {
+        guard var schedule, let vmap else { return }
+        if let after = rendering.playAdsAfterTime {
             schedule = AdBreakSchedule(vmap: vmap, contentDuration: request?.contentDuration, playAdsAfterTime: after)
             self.schedule = schedule
         }
@@ -218,13 +224,6 @@ public final class AdsManager {
             loadAndOffer(preroll)
         }
         watchContent()
-    }
-
-    private var vmapDocument: VMAPDocument? {
-        guard let schedule else { return nil }
-        var breaks: [AdBreak] = []
-        for slot in schedule.slots where !breaks.contains(slot.adBreak) { breaks.append(slot.adBreak) }
-        return VMAPDocument(adBreaks: breaks)
     }
 
     /// Polls the content playhead on the injected clock to find due breaks.
@@ -344,10 +343,7 @@ public final class AdsManager {
 
     func run(_ inputs: [AdBreakMachine.Input]) {
         guard !destroyed, machine != nil else {
-            if !destroyed, !inputs.isEmpty, !inputs.allSatisfy({ if case .volumeChanged = $0 { true } else { false } })
-            {
-                emitLog("\(inputs[0]) ignored: no ad is playing")
-            }
+            if !destroyed, let input = inputs.first { emitLog("\(input) ignored: no ad is playing") }
             return
         }
         for input in inputs {

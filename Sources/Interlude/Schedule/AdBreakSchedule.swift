@@ -42,9 +42,23 @@ public struct AdBreakSchedule: Sendable, Hashable {
         }
     }
 
+    /// A break the schedule could not place, with why.
+    public struct SkippedBreak: Sendable, Hashable {
+        public var adBreak: AdBreak
+        /// The VMAP error code that reports it.
+        public var code: VASTErrorCode
+        public var reason: String
+
+        init(_ adBreak: AdBreak, _ code: VASTErrorCode, _ reason: String) {
+            self.adBreak = adBreak
+            self.code = code
+            self.reason = reason
+        }
+    }
+
     public private(set) var slots: [Slot]
-    /// Breaks the schedule could not place, with why (VMAP error code and message).
-    public private(set) var skipped: [(adBreak: AdBreak, code: VASTErrorCode, reason: String)]
+    /// Breaks the schedule could not place.
+    public private(set) var skipped: [SkippedBreak]
     private var lastContentTime: TimeInterval = 0
     private var prefetched: Set<Int> = []
 
@@ -56,11 +70,11 @@ public struct AdBreakSchedule: Sendable, Hashable {
     /// strictly after it are kept), except that nothing drops the post-roll.
     public init(vmap: VMAPDocument, contentDuration: TimeInterval?, playAdsAfterTime: TimeInterval? = nil) {
         var placed: [(Slot.Position, AdBreak)] = []
-        var skipped: [(adBreak: AdBreak, code: VASTErrorCode, reason: String)] = []
+        var skipped: [SkippedBreak] = []
         for adBreak in vmap.adBreaks {
             guard adBreak.breakTypes.isEmpty || adBreak.breakTypes.contains(.linear) else {
                 skipped.append(
-                    (
+                    SkippedBreak(
                         adBreak, .vmapAdBreakTypeUnsupported,
                         "break types \(adBreak.breakTypes.map(\.rawValue)) hold no linear ads"
                     ))
@@ -79,13 +93,14 @@ public struct AdBreakSchedule: Sendable, Hashable {
             case .percent(let percent):
                 guard let contentDuration else {
                     skipped.append(
-                        (adBreak, .vmapSchemaError, "offset \(adBreak.timeOffset) needs the content duration"))
+                        SkippedBreak(
+                            adBreak, .vmapSchemaError, "offset \(adBreak.timeOffset) needs the content duration"))
                     continue
                 }
                 first = contentDuration * percent / 100
             case .position:
                 skipped.append(
-                    (
+                    SkippedBreak(
                         adBreak, .vmapSchemaError,
                         "offset \(adBreak.timeOffset) needs content cue points, which are unknown"
                     ))
@@ -135,12 +150,6 @@ public struct AdBreakSchedule: Sendable, Hashable {
         }
         self.skipped = skipped
     }
-
-    public static func == (lhs: AdBreakSchedule, rhs: AdBreakSchedule) -> Bool {
-        lhs.slots == rhs.slots && lhs.lastContentTime == rhs.lastContentTime && lhs.prefetched == rhs.prefetched
-    }
-
-    public func hash(into hasher: inout Hasher) { hasher.combine(slots) }
 
     /// Cue points in seconds, one per slot: 0 pre-roll, −1 post-roll (IMA's `adCuePoints`).
     public var cuePoints: [TimeInterval] {

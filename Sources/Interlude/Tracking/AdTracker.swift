@@ -19,12 +19,12 @@ public struct AdTracker: Sendable {
         public var adPosition: Int
         public var limitAdTracking: Bool
         /// `[PLAYERSIZE]` as `width,height`, when known.
-        public var playerSize: (width: Int, height: Int)?
+        public var playerSize: PlayerSize?
         public var contentID: String?
 
         public init(
             breakPosition: BreakPosition = .standalone, adPosition: Int = 1, limitAdTracking: Bool = false,
-            playerSize: (width: Int, height: Int)? = nil, contentID: String? = nil
+            playerSize: PlayerSize? = nil, contentID: String? = nil
         ) {
             self.breakPosition = breakPosition
             self.adPosition = adPosition
@@ -32,17 +32,15 @@ public struct AdTracker: Sendable {
             self.playerSize = playerSize
             self.contentID = contentID
         }
+    }
 
-        public static func == (lhs: Context, rhs: Context) -> Bool {
-            lhs.breakPosition == rhs.breakPosition && lhs.adPosition == rhs.adPosition
-                && lhs.limitAdTracking == rhs.limitAdTracking && lhs.playerSize?.width == rhs.playerSize?.width
-                && lhs.playerSize?.height == rhs.playerSize?.height && lhs.contentID == rhs.contentID
-        }
-
-        public func hash(into hasher: inout Hasher) {
-            hasher.combine(breakPosition)
-            hasher.combine(adPosition)
-            hasher.combine(contentID)
+    /// The player's size in points.
+    public struct PlayerSize: Sendable, Hashable {
+        public var width: Int
+        public var height: Int
+        public init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
         }
     }
 

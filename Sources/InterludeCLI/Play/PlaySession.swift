@@ -152,7 +152,7 @@ final class PlaySession: AdsManagerDelegate {
             adsManager.resume()  // the guide's custom UI: a tap resumes a paused ad
         case .allAdsCompleted:
             allAdsCompleted = true
-            if content.hasEnded || !isVMAP && content.hasEnded { done(exitCode) }
+            if content.hasEnded { done(exitCode) }
         default:
             break
         }

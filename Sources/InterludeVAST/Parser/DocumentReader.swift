@@ -84,19 +84,15 @@ struct DocumentReader {
     }
 
     /// An integer attribute; an unreadable value is a violation and reads as nil.
-    mutating func intAttribute(_ attributeName: String, _ element: Int, caseInsensitive: Bool = false) -> Int? {
-        let raw =
-            caseInsensitive
-            ? tree.attributeIgnoringCase(attributeName, of: element) : attribute(attributeName, element)
-        guard let raw else { return nil }
+    mutating func intAttribute(_ attributeName: String, _ element: Int) -> Int? {
+        guard let raw = attribute(attributeName, element) else { return nil }
         let trimmed = raw.trimmingXMLWhitespace()
         if let value = Int(trimmed) { return value }
+        violation("attribute \(attributeName)=\"\(raw)\" on <\(name(element))> is not an integer", at: element)
         // Some servers write `width="640.0"`; keep the whole value.
         if let value = Double(trimmed), value.isFinite, value == value.rounded(), abs(value) < 1e15 {
-            violation("attribute \(attributeName)=\"\(raw)\" on <\(name(element))> is not an integer", at: element)
             return Int(value)
         }
-        violation("attribute \(attributeName)=\"\(raw)\" on <\(name(element))> is not an integer", at: element)
         return nil
     }
 

@@ -425,7 +425,6 @@ struct Cursor {
         guard let first = peek(), first.isNameStart else {
             throw XMLSyntaxError(message: "invalid or missing \(what) name", offset: position)
         }
-        _ = first
         position += 1
         while position < bytes.count, bytes[position].isNameByte { position += 1 }
         return bytes[start..<position]
