@@ -5,7 +5,9 @@ let usage = """
     usage: interlude-bench vast [DIR]      VAST/VMAP parse throughput vs raw libxml2 SAX (DIR default ../shared/corpus)
            interlude-bench vast-memory     peak memory while parsing a generated 1 MiB document
            interlude-bench hls [DIR]       HLS parse/write/splice vs Python m3u8 (see BENCHMARKS.md)
-           interlude-bench loading         4-hop wrapper chain vs URLSession; 1,000 beacons to the collector
+           interlude-bench loading [--breakdown] [--beacon-batches N] [--beacon-server URL]
+                                           4-hop wrapper chain vs URLSession; beacons to the collector
+           interlude-bench loading-offline [N]   the chain's resolution work with bodies from memory
            interlude-bench loader-memory   resident memory of 100 loaded 5-ad pods
            interlude-bench manager         ads manager CPU per second of ad; memory over 1,000 ads
     """

@@ -31,6 +31,7 @@ struct ServerIntegrationTests {
         ("/faults/status/500", 301), ("/faults/status/404", 301), ("/faults/reset", 301), ("/faults/malformed", 100),
         ("/faults/empty", 1009), ("/faults/no-ad", 1009), ("/faults/wrapper-loop", 302), ("/wrapper/6", 302),
         ("/faults/delay/5000", 301), ("/faults/drip?chunk=8&interval_ms=300", 301), ("/faults/truncated", 301),
+        ("/faults/redirect-scheme", 301), ("/faults/redirect/9", 301),
     ])
     func faultRouteYieldsItsCodeThroughTheAsyncAPI(path: String, code: Int) async throws {
         let (server, directory) = try TestAdServer.start()
@@ -54,6 +55,20 @@ struct ServerIntegrationTests {
         }
         // Never hangs past its timeout (1 s here; a wrapper hop would be 4 s).
         #expect(ContinuousClock.now - started < .seconds(6))
+    }
+
+    @Test func aTagBehindHTTPRedirectsLoads() async throws {
+        let (server, directory) = try TestAdServer.start()
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        let loader = Self.makeLoader()
+        let data = try await loader.loadAds(
+            with: AdsRequest(
+                adTagURL: URL(string: "\(server.baseURL)/faults/redirect/3?session=\(Self.session())")!,
+                adDisplayContainer: nil))
+        #expect(!data.adsManager.ads.isEmpty)
     }
 
     @Test func faultRouteYieldsItsCodeThroughTheDelegate() async throws {

@@ -50,6 +50,25 @@ import Testing
         #expect(try Loopback.get("/faults/status/x", port: server.port).status == 400)
     }
 
+    @Test func redirectRouteCountsDownToTheVAST() throws {
+        let (server, directory) = try TestAdServer.start()
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        let first = try Loopback.get("/faults/redirect/2?session=r1", port: server.port)
+        #expect(first.status == 302)
+        #expect(first.headers["Location"]?.hasPrefix("\(server.baseURL)/faults/redirect/1?session=r1") == true)
+        let last = try Loopback.get("/faults/redirect/0?session=r1", port: server.port)
+        #expect(last.headers["Location"]?.hasPrefix("\(server.baseURL)/vast?session=r1") == true)
+        #expect(try Loopback.get("/faults/redirect/51", port: server.port).status == 400)
+        let scheme = try Loopback.get("/faults/redirect-scheme", port: server.port)
+        #expect(scheme.status == 302)
+        #expect(scheme.headers["Location"] == "file:///etc/passwd")
+        let chosen = try Loopback.get("/faults/redirect-scheme?to=ftp%3A%2F%2Fexample.test%2Fa", port: server.port)
+        #expect(chosen.headers["Location"] == "ftp://example.test/a")
+    }
+
     @Test func truncatedBodyStopsShortOfItsContentLength() throws {
         let (server, directory) = try TestAdServer.start()
         defer {

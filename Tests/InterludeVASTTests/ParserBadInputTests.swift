@@ -120,8 +120,13 @@ struct ParserBadInputTests {
         }
     }
 
-    @Test func latin1DeclaredDocumentsAreTranscoded() throws {
-        var bytes = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><VAST version=\"4.2\"><Error>caf".utf8)
+    @Test(arguments: [
+        "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>", "<?xml version=\"1.0\" encoding = 'iso-8859-1'?>",
+        "<?xml version=\"1.0\" encoding=\"latin1\" standalone=\"yes\"?>",
+        "<?xml version='1.0'\n\tencoding=\"Windows-1252\"?>",
+    ])
+    func declaredLatin1IsFoundInEveryDeclarationSpelling(declaration: String) throws {
+        var bytes = Array(declaration.utf8) + Array("<VAST version=\"4.2\"><Error>caf".utf8)
         bytes.append(0xE9)  // é in Latin-1
         bytes += Array("</Error></VAST>".utf8)
         guard case .vast(let vast) = try VASTParser().parse(bytes: bytes).document else {
@@ -129,6 +134,31 @@ struct ParserBadInputTests {
             return
         }
         #expect(vast.errors == ["café"])
+    }
+
+    @Test(arguments: [
+        "<?xml version=\"1.0\"?>", "<?xml version=\"1.0\" encoding=UTF-8?>",
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
+    ])
+    func declarationsWithoutAUsableEncodingReadAsUTF8(declaration: String) throws {
+        let result = try parse(declaration + "<VAST version=\"4.2\"><Error>café</Error></VAST>")
+        guard case .vast(let vast) = result.document else {
+            Issue.record("not VAST")
+            return
+        }
+        #expect(vast.errors == ["café"])
+        #expect(!result.diagnostics.contains { $0.message.contains("unsupported encoding") })
+    }
+
+    @Test func aByteOrderMarkOutranksADeclaredLatin1() throws {
+        let result = try parse(
+            "\u{FEFF}<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><VAST version=\"4.2\"><Error>café</Error></VAST>")
+        guard case .vast(let vast) = result.document else {
+            Issue.record("not VAST")
+            return
+        }
+        #expect(vast.errors == ["café"])
+        #expect(result.diagnostics.contains { $0.message.contains("byte-order mark; read as UTF-8") })
     }
 
     @Test func unknownDeclaredEncodingIsAWarning() throws {

@@ -11,7 +11,7 @@ struct LoaderServices: Sendable {
     func fire(_ pings: [ErrorPing]) async {
         guard !pings.isEmpty else { return }
         let beacons = pings.compactMap { ping -> Beacon? in
-            let url = ping.url.trimmingCharacters(in: .whitespacesAndNewlines)
+            let url = ping.url.trimmingWhitespace
             guard url.isHTTPURLString else { return nil }
             return Beacon(
                 url: resolver.macros.fill(url, with: [.errorCode: .value(String(ping.code.rawValue))]), event: "error",

@@ -79,7 +79,7 @@ extension String {
     /// True when the text (trimmed) is an http or https URL: the only
     /// beacons the SDK sends (`about:blank`, `javascript:`, empty never fire).
     var isHTTPURLString: Bool {
-        let lowered = trimmingCharacters(in: .whitespacesAndNewlines).prefix(8).lowercased()
+        let lowered = trimmingWhitespace.prefix(8).lowercased()
         return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
     }
 }

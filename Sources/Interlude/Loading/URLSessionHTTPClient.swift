@@ -12,7 +12,7 @@ public final class URLSessionHTTPClient: HTTPClient {
     public let maxResponseSize: Int
     /// Most HTTP redirects followed. Default 5.
     public let maxHTTPRedirects: Int
-    private let session: URLSession
+    let session: URLSession
     private let exchanges: ExchangeTable
 
     public init(maxResponseSize: Int = 4 * 1024 * 1024, maxHTTPRedirects: Int = 5) {
@@ -20,6 +20,7 @@ public final class URLSessionHTTPClient: HTTPClient {
         self.maxHTTPRedirects = maxHTTPRedirects
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
         configuration.httpMaximumConnectionsPerHost = 6
         exchanges = ExchangeTable()
         session = URLSession(configuration: configuration, delegate: exchanges, delegateQueue: nil)
@@ -42,19 +43,25 @@ public final class URLSessionHTTPClient: HTTPClient {
         let table = exchanges
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
+                // URLSession's own timeout is an idle timeout; this bounds the whole
+                // exchange, so a server dripping bytes cannot hold a request forever.
+                // The timer is cancelled when the exchange ends and holds the task
+                // weakly: a pending deadline must not keep a finished transfer (its
+                // buffers and handle, ~3 KB) alive for the rest of the timeout.
+                let deadline = DispatchSource.makeTimerSource(queue: .global())
+                deadline.setEventHandler { [weak task] in
+                    guard let task, table.isRunning(task.taskIdentifier) else { return }
+                    table.fail(task.taskIdentifier, with: .timedOut)
+                    task.cancel()
+                }
+                deadline.schedule(deadline: .now() + request.timeout)
                 table.begin(
                     task.taskIdentifier,
                     Exchange(
-                        continuation: continuation, originalURL: request.url, limit: limit, maxRedirects: redirects))
+                        continuation: continuation, originalURL: request.url, limit: limit, maxRedirects: redirects,
+                        deadline: deadline))
+                deadline.resume()
                 task.resume()
-                // URLSession's own timeout is an idle timeout; this bounds the whole
-                // exchange, so a server dripping bytes cannot hold a request forever.
-                DispatchQueue.global().asyncAfter(deadline: .now() + request.timeout) {
-                    if table.isRunning(task.taskIdentifier) {
-                        table.fail(task.taskIdentifier, with: .timedOut)
-                        task.cancel()
-                    }
-                }
             }
         } onCancel: {
             table.fail(task.taskIdentifier, with: .timedOut)
@@ -68,6 +75,7 @@ private struct Exchange {
     var originalURL: URL
     var limit: Int
     var maxRedirects: Int
+    var deadline: any DispatchSourceTimer
     var redirects = 0
     var response: HTTPURLResponse?
     var body = Data()
@@ -113,6 +121,8 @@ private final class ExchangeTable: NSObject, URLSessionDataDelegate, @unchecked 
             exchange.redirects += 1
             if exchange.redirects > exchange.maxRedirects {
                 exchange.failure = exchange.failure ?? .tooManyRedirects
+            } else if let scheme = Self.foreignScheme(location: response.value(forHTTPHeaderField: "Location")) {
+                exchange.failure = exchange.failure ?? .unsupportedScheme(scheme)
             } else if !(request.url?.isHTTPOrHTTPS ?? false) {
                 exchange.failure = exchange.failure ?? .unsupportedScheme(request.url?.scheme ?? "")
             }
@@ -127,8 +137,20 @@ private final class ExchangeTable: NSObject, URLSessionDataDelegate, @unchecked 
         }
     }
 
+    /// The scheme of a `Location` that names one other than http or https.
+    /// Checked on the header itself: URLSession on Linux reads a host-less
+    /// `file:///etc/passwd` as a path on the current server and would
+    /// otherwise ask it for `/etc/passwd` instead of refusing.
+    private static func foreignScheme(location: String?) -> String? {
+        guard let location, let url = URL(string: location.trimmingWhitespace), let scheme = url.scheme else {
+            return nil
+        }
+        return url.isHTTPOrHTTPS ? nil : scheme
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         guard let exchange = lock.withLock({ exchanges.removeValue(forKey: task.taskIdentifier) }) else { return }
+        exchange.deadline.cancel()
         if let failure = exchange.failure {
             exchange.continuation.resume(throwing: failure)
         } else if let error {

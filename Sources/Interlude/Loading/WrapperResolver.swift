@@ -299,7 +299,7 @@ extension URL {
     /// not allowed in URLs (spaces, brackets of unfilled macros) rather than
     /// failing, and resolving relative references against `base`.
     static func lenient(_ text: String, relativeTo base: URL?) -> URL? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace
         guard !trimmed.isEmpty else { return nil }
         if let url = URL(string: trimmed, relativeTo: base)?.absoluteURL, url.scheme != nil { return url }
         var allowed = CharacterSet.urlQueryAllowed

@@ -27,10 +27,75 @@ public struct SystemClock: AdClock {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
+    /// Unlike `Task.sleep`, a cancelled sleep frees its timer at once: on
+    /// Linux a cancelled `Task.sleep` keeps its timer (about 700 bytes) until
+    /// the original deadline, so every deadline race that the operation won
+    /// (``withDeadline``, thousands of beacons a minute) held memory for the
+    /// whole timeout.
     public func sleep(until deadline: TimeInterval) async throws {
         let remaining = deadline - now
         guard remaining > 0 else { return }
-        try await Task.sleep(for: .seconds(remaining))
+        let sleep = CancellableSleep()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                sleep.start(seconds: remaining, continuation)
+            }
+        } onCancel: {
+            sleep.cancel()
+        }
+    }
+}
+
+/// One sleep on a dispatch timer, ended by the timer or by cancellation,
+/// whichever comes first; the continuation is resumed exactly once. Every
+/// field is touched under `lock`, so the unchecked conformance is sound.
+private final class CancellableSleep: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Void, any Error>?
+    private var timer: (any DispatchSourceTimer)?
+    private var isCancelled = false
+
+    func start(seconds: TimeInterval, _ continuation: CheckedContinuation<Void, any Error>) {
+        // The timer is made only when it will be resumed: libdispatch traps
+        // when a source that was never resumed is released.
+        let timer = lock.withLock { () -> (any DispatchSourceTimer)? in
+            guard !isCancelled else { return nil }
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            // Weak: the sleep owns the timer, and the suspended caller owns the sleep.
+            timer.setEventHandler { [weak self] in self?.finish(cancelled: false) }
+            timer.schedule(deadline: .now() + seconds)
+            self.continuation = continuation
+            self.timer = timer
+            return timer
+        }
+        guard let timer else {
+            continuation.resume(throwing: CancellationError())
+            return
+        }
+        // Cancelled in between? Resuming a cancelled source is allowed and fires nothing.
+        timer.resume()
+    }
+
+    func cancel() {
+        lock.withLock { isCancelled = true }
+        finish(cancelled: true)
+    }
+
+    private func finish(cancelled: Bool) {
+        let (continuation, timer) = lock.withLock {
+            () -> (CheckedContinuation<Void, any Error>?, (any DispatchSourceTimer)?) in
+            defer {
+                self.continuation = nil
+                self.timer = nil
+            }
+            return (self.continuation, self.timer)
+        }
+        timer?.cancel()
+        if cancelled {
+            continuation?.resume(throwing: CancellationError())
+        } else {
+            continuation?.resume()
+        }
     }
 }
 

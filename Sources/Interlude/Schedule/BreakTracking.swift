@@ -14,7 +14,7 @@ public enum BreakTracking {
         ]
         if let errorCode { values[.errorCode] = .value(String(errorCode.rawValue)) }
         return slot.adBreak.trackingEvents.filter { $0.event == event }.compactMap { tracking in
-            let url = tracking.url.trimmingCharacters(in: .whitespacesAndNewlines)
+            let url = tracking.url.trimmingWhitespace
             guard url.isHTTPURLString else { return nil }
             return Beacon(
                 url: macros.fill(url, with: values), event: event.rawValue,

@@ -186,7 +186,7 @@ public struct AdTracker: Sendable {
         _ template: VASTURLTemplate, event: String, at mediaTime: TimeInterval, contentPlayhead: TimeInterval? = nil,
         errorCode: VASTErrorCode? = nil
     ) -> Beacon? {
-        let trimmed = template.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = template.trimmingWhitespace
         guard trimmed.isHTTPURLString else {
             return nil  // about:blank, javascript:, empty
         }

@@ -48,11 +48,32 @@ struct FaultRoutes: Sendable {
             response.delivery = .dripped(chunkSize: chunk, intervalMilliseconds: interval)
             return response
         }
+        // Ad servers often answer a tag with a 302 to their decision endpoint;
+        // a player must follow a few and stop at its own limit.
+        router.add("GET", "/faults/redirect/:count") { request, parameters throws(HTTPError) in
+            let count = try Self.number(parameters["count"], name: "redirect count", range: 0...50)
+            let options = try AdRequestOptions(query: request.query)
+            let links = try linksFor(request)
+            let next =
+                count == 0
+                ? links.url("/vast", options.queryParameters)
+                : links.url("/faults/redirect/\(count - 1)", options.queryParameters)
+            return Self.redirect(to: next)
+        }
+        router.add("GET", "/faults/redirect-scheme") { request, _ in
+            Self.redirect(to: request.query("to") ?? "file:///etc/passwd")
+        }
         router.add("GET", "/faults/missing-media") { request, _ throws(HTTPError) in
             let options = try AdRequestOptions(query: request.query)
             let links = try linksFor(request)
             return .xml(VASTWriter().write(try missingMedia(options: options, links: links)))
         }
+    }
+
+    private static func redirect(to location: String) -> HTTPResponse {
+        HTTPResponse(
+            status: 302, headers: HTTPHeaders([("Location", location), ("Content-Type", "text/plain")]),
+            body: .bytes(Array("redirecting to \(location)\n".utf8)))
     }
 
     private func vast(_ request: HTTPRequest) throws(HTTPError) -> HTTPResponse {

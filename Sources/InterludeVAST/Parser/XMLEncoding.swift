@@ -36,7 +36,15 @@ enum XMLEncoding {
             case "utf-8", "utf8", "us-ascii", "ascii":
                 break
             case "iso-8859-1", "latin1", "latin-1", "iso8859-1", "windows-1252", "cp1252":
-                return PreparedXML(bytes: transcodeLatin1(bytes), warnings: [])
+                // A byte-order mark outranks the declaration (XML 1.0, appendix F).
+                guard bytes.starts(with: [0xEF, 0xBB, 0xBF]) else {
+                    return PreparedXML(bytes: transcodeLatin1(bytes), warnings: [])
+                }
+                warnings.append(
+                    VASTDiagnostic(
+                        severity: .warning, code: .xmlParsingError,
+                        message: "declares '\(declared)' but starts with a UTF-8 byte-order mark; read as UTF-8",
+                        line: 1, column: 1))
             default:
                 warnings.append(
                     VASTDiagnostic(
@@ -54,12 +62,19 @@ enum XMLEncoding {
         guard bytes[start...].starts(with: Array("<?xml".utf8)) else { return nil }
         let end = min(bytes.count, start + 200)
         guard let close = bytes[start..<end].firstIndex(of: UInt8(ascii: ">")) else { return nil }
-        let declaration = String(decoding: bytes[start..<close], as: UTF8.self)
-        guard let range = declaration.firstRange(of: "encoding") else { return nil }
-        let rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" }
-        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
-        let value = rest.dropFirst().prefix { $0 != quote }
-        return String(value)
+        // Bytes, not String searching: this runs for every document, and for a
+        // small wrapper a String search of the prolog cost over half of the parse.
+        let name = Array("encoding".utf8)
+        var index = start
+        while index + name.count <= close, !bytes[index..<(index + name.count)].elementsEqual(name) { index += 1 }
+        guard index + name.count <= close else { return nil }
+        index += name.count
+        while index < close, bytes[index].isXMLWhitespace || bytes[index] == UInt8(ascii: "=") { index += 1 }
+        guard index < close, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else { return nil }
+        let quote = bytes[index]
+        let valueStart = index + 1
+        guard let valueEnd = bytes[valueStart..<close].firstIndex(of: quote) else { return nil }
+        return String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self)
     }
 
     private static func transcodeUTF16(_ bytes: [UInt8], bigEndian: Bool) -> [UInt8] {

@@ -1,0 +1,116 @@
+import Foundation
+import InterludeServer
+import InterludeTestSupport
+import InterludeVAST
+import Testing
+
+@testable import Interlude
+
+/// The default HTTP client against the reference server over loopback: its
+/// limits (size, redirects, schemes, whole-exchange deadline) are what keep
+/// a bad ad server from holding or flooding the SDK.
+@Suite("URLSessionHTTPClient over loopback", .serialized)
+struct URLSessionHTTPClientTests {
+    private static func get(_ url: String, timeout: TimeInterval = 8) -> Interlude.HTTPRequest {
+        Interlude.HTTPRequest(url: URL(string: url)!, timeout: timeout)
+    }
+
+    private static func failure(of request: Interlude.HTTPRequest, with client: URLSessionHTTPClient) async
+        -> HTTPClientError?
+    {
+        do {
+            let response = try await client.send(request)
+            Issue.record("\(request.url) answered \(response.statusCode)")
+            return nil
+        } catch {
+            return error as? HTTPClientError
+        }
+    }
+
+    @Test func answersStatusBodyHeadersAndFinalURL() async throws {
+        let (server, directory) = try TestAdServer.start()
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        let response = try await URLSessionHTTPClient().send(Self.get("\(server.baseURL)/vast?session=c1"))
+        #expect(response.statusCode == 200)
+        #expect(response.headers["content-type"]?.contains("xml") == true)
+        #expect(try VASTParser().parseVAST(response.body).document.ads.count >= 1)
+        #expect(response.url.absoluteString == "\(server.baseURL)/vast?session=c1")
+        let missing = try await URLSessionHTTPClient().send(Self.get("\(server.baseURL)/faults/status/404"))
+        #expect(missing.statusCode == 404)
+    }
+
+    @Test func aBodyOverTheLimitIsCancelled() async throws {
+        let (server, directory) = try TestAdServer.start()
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        let client = URLSessionHTTPClient(maxResponseSize: 512)
+        let error = await Self.failure(of: Self.get("\(server.baseURL)/vast?session=c2"), with: client)
+        #expect(error == .responseTooLarge(limit: 512))
+    }
+
+    @Test func redirectsAreFollowedUpToTheLimit() async throws {
+        let (server, directory) = try TestAdServer.start()
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        let client = URLSessionHTTPClient(maxHTTPRedirects: 3)
+        let followed = try await client.send(Self.get("\(server.baseURL)/faults/redirect/2?session=c3"))
+        #expect(followed.statusCode == 200)
+        #expect(followed.url.path == "/vast")
+        let error = await Self.failure(of: Self.get("\(server.baseURL)/faults/redirect/5?session=c3"), with: client)
+        #expect(error == .tooManyRedirects)
+    }
+
+    @Test func aRedirectToAnotherSchemeIsRefused() async throws {
+        let (server, directory) = try TestAdServer.start()
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        let client = URLSessionHTTPClient()
+        let file = await Self.failure(of: Self.get("\(server.baseURL)/faults/redirect-scheme"), with: client)
+        #expect(file == .unsupportedScheme("file"))
+        let fileWithHost = await Self.failure(
+            of: Self.get("\(server.baseURL)/faults/redirect-scheme?to=file%3A%2F%2Flocalhost%2Fetc%2Fpasswd"),
+            with: client)
+        #expect(fileWithHost == .unsupportedScheme("file"))
+        let ftp = await Self.failure(
+            of: Self.get("\(server.baseURL)/faults/redirect-scheme?to=ftp%3A%2F%2F127.0.0.1%2Fvast.xml"), with: client)
+        #expect(ftp == .unsupportedScheme("ftp"))
+    }
+
+    @Test func onlyHTTPAndHTTPSAreRequested() async {
+        for url in ["file:///etc/passwd", "ftp://127.0.0.1/vast.xml", "javascript:alert(1)"] {
+            let error = await Self.failure(of: Self.get(url), with: URLSessionHTTPClient())
+            #expect(error == .unsupportedScheme(URL(string: url)!.scheme!))
+        }
+    }
+
+    @Test func aDrippingServerMeetsTheWholeExchangeDeadline() async throws {
+        let (server, directory) = try TestAdServer.start()
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        // 8 bytes every 200 ms: never idle long enough for an idle timeout.
+        let started = ContinuousClock.now
+        let error = await Self.failure(
+            of: Self.get("\(server.baseURL)/faults/drip?chunk=8&interval_ms=200", timeout: 1),
+            with: URLSessionHTTPClient())
+        #expect(error == .timedOut)
+        // A bound against hanging, not a speed assertion: the drip alone would take minutes.
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    @Test func responsesAreNeverCached() {
+        // Ad responses are cache-busted and personal: no URLCache, so nothing
+        // is looked up before a request or written to disk after it.
+        #expect(URLSessionHTTPClient().session.configuration.urlCache == nil)
+    }
+}

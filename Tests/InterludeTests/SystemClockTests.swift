@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+@testable import Interlude
+
+/// The real clock. These are the only SDK tests that take real time, and
+/// only milliseconds of it: everything else runs on `ManualClock`.
+@Suite struct SystemClockTests {
+    @Test func sleepReturnsOnceTheDeadlineHasPassed() async throws {
+        let clock = SystemClock()
+        let deadline = clock.now + 0.02
+        try await clock.sleep(until: deadline)
+        #expect(clock.now >= deadline)
+    }
+
+    @Test func aDeadlineInThePastReturnsAtOnce() async throws {
+        let clock = SystemClock()
+        try await clock.sleep(until: clock.now - 1)
+        try await clock.sleep(for: 0)
+    }
+
+    @Test func cancellingASleepEndsItWithCancellationError() async {
+        let clock = SystemClock()
+        let sleeper = Task { try await clock.sleep(for: 3600) }
+        sleeper.cancel()
+        await #expect(throws: CancellationError.self) { try await sleeper.value }
+    }
+
+    @Test func cancellingWhileSuspendedEndsTheSleep() async {
+        let clock = SystemClock()
+        let started = clock.now
+        let sleeper = Task { try await clock.sleep(for: 3600) }
+        // Let the sleeper suspend first (a cancelled task would not start the timer).
+        await Task.yield()
+        try? await clock.sleep(for: 0.01)
+        sleeper.cancel()
+        await #expect(throws: CancellationError.self) { try await sleeper.value }
+        #expect(clock.now - started < 60)  // ended by cancellation, not by the hour
+    }
+
+    @Test func cancellationRacingTheTimerResumesEachSleepOnce() async {
+        // A checked continuation traps if resumed twice: 1,000 sleeps whose
+        // timers fire around the moment they are cancelled must each end once.
+        let clock = SystemClock()
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<1000 {
+                let sleeper = Task { try await clock.sleep(for: Double(index % 3) / 1000) }
+                group.addTask {
+                    if index % 2 == 0 { await Task.yield() }
+                    sleeper.cancel()
+                    return (try? await sleeper.value) != nil
+                }
+            }
+            var ended = 0
+            for await _ in group { ended += 1 }
+            return ended
+        }
+        #expect(outcomes == 1000)
+    }
+
+    @Test func theOperationWinsADeadlineRaceAndTheLoserIsCancelled() async throws {
+        let clock = SystemClock()
+        let value = try await withDeadline(
+            clock.now + 3600, clock: clock, onTimeout: { HTTPClientError.timedOut }, operation: { 42 })
+        #expect(value == 42)
+    }
+
+    @Test func theDeadlineWinsARaceWithAStuckOperation() async {
+        let clock = SystemClock()
+        await #expect(throws: HTTPClientError.timedOut) {
+            try await withDeadline(
+                clock.now + 0.02, clock: clock, onTimeout: { HTTPClientError.timedOut },
+                operation: { try await clock.sleep(for: 3600) })
+        }
+    }
+}
