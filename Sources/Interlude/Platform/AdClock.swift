@@ -30,7 +30,7 @@ public struct SystemClock: AdClock {
     /// Unlike `Task.sleep`, a cancelled sleep frees its timer at once: on
     /// Linux a cancelled `Task.sleep` keeps its timer (about 700 bytes) until
     /// the original deadline, so every deadline race that the operation won
-    /// (``withDeadline``, thousands of beacons a minute) held memory for the
+    /// (`withDeadline`, thousands of beacons a minute) held memory for the
     /// whole timeout.
     public func sleep(until deadline: TimeInterval) async throws {
         let remaining = deadline - now
