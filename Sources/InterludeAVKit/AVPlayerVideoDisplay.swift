@@ -4,9 +4,10 @@
     import Interlude
 
     /// A ``VideoDisplay`` on `AVPlayer`: the app's player plays the ad.
-    /// Reports load, start, pause, resume, progress (4 Hz), completion,
-    /// errors (401 when the file is missing, 405 otherwise) and ID3 timed
-    /// metadata to the SDK.
+    /// Reports load, start, pause, resume, progress (4 Hz), buffering (the
+    /// item's buffer running empty, its loaded ranges, and readiness to play
+    /// on), completion, errors (401 when the file is missing, 405 otherwise)
+    /// and ID3 timed metadata to the SDK.
     @MainActor
     public final class AVPlayerVideoDisplay: NSObject, VideoDisplay {
         public let player: AVPlayer
@@ -14,6 +15,8 @@
 
         private var started = false
         private var statusObservation: NSKeyValueObservation?
+        private var bufferObservations: [NSKeyValueObservation] = []
+        private var isBuffering = false
         private var notificationTokens: [NSObjectProtocol] = []
         private var timeObserver: Any?
         private var metadataOutput: AVPlayerItemMetadataOutput?
@@ -45,6 +48,20 @@
                 let error = item.error
                 Task { @MainActor in self?.statusChanged(status, error: error) }
             }
+            // KVO may call on any thread; every change is handled on the main actor.
+            bufferObservations = [
+                item.observe(\.isPlaybackBufferEmpty, options: [.new]) { [weak self] item, _ in
+                    let empty = item.isPlaybackBufferEmpty
+                    Task { @MainActor in self?.bufferEmptyChanged(empty) }
+                },
+                item.observe(\.isPlaybackLikelyToKeepUp, options: [.new]) { [weak self] item, _ in
+                    let likely = item.isPlaybackLikelyToKeepUp
+                    Task { @MainActor in self?.likelyToKeepUpChanged(likely) }
+                },
+                item.observe(\.loadedTimeRanges, options: [.new]) { [weak self] _, _ in
+                    Task { @MainActor in self?.loadedRangesChanged() }
+                },
+            ]
             let center = NotificationCenter.default
             notificationTokens.append(
                 center.addObserver(forName: .AVPlayerItemDidPlayToEndTime, object: item, queue: .main) {
@@ -101,6 +118,9 @@
         private func detach() {
             statusObservation?.invalidate()
             statusObservation = nil
+            for observation in bufferObservations { observation.invalidate() }
+            bufferObservations.removeAll()
+            isBuffering = false
             for token in notificationTokens { NotificationCenter.default.removeObserver(token) }
             notificationTokens.removeAll()
             if let timeObserver { player.removeTimeObserver(timeObserver) }
@@ -114,6 +134,23 @@
             case .failed: failed(error)
             default: break
             }
+        }
+
+        private func bufferEmptyChanged(_ empty: Bool) {
+            guard started, empty, !isBuffering else { return }
+            isBuffering = true
+            delegate?.videoDisplayDidStartBuffering(self)
+        }
+
+        private func likelyToKeepUpChanged(_ likely: Bool) {
+            guard started, likely, isBuffering else { return }
+            isBuffering = false
+            delegate?.videoDisplayIsPlaybackReady(self)
+        }
+
+        private func loadedRangesChanged() {
+            guard player.currentItem != nil else { return }
+            delegate?.videoDisplay(self, didBufferToMediaTime: bufferedMediaTime)
         }
 
         private func finished() {

@@ -3,8 +3,8 @@ import Interlude
 
 /// A ``VideoDisplay`` that "plays" media of a known duration on a clock:
 /// real time, N× faster, or a test's manual clock. It can be told to fail,
-/// to stall (never load), or to report timed metadata. Tests, the terminal
-/// player and the demo use it.
+/// to stall (never load), to buffer mid-play, or to report timed metadata.
+/// Tests, the terminal player and the demo use it.
 @MainActor
 public final class SimulatedVideoDisplay: VideoDisplay {
     /// How a media URL behaves.
@@ -17,13 +17,18 @@ public final class SimulatedVideoDisplay: VideoDisplay {
         case failsAfter(TimeInterval, VideoDisplayError)
         /// Never loads (the SDK's load timeout fires).
         case stalls
+        /// Plays, but on reaching `at` seconds waits `for` clock seconds (at
+        /// 1×) for media, reporting buffering start, progress and readiness.
+        case buffers(at: TimeInterval, for: TimeInterval)
     }
 
     public weak var delegate: (any VideoDisplayDelegate)?
     public var volume: Float = 1
     public private(set) var currentMediaTime: TimeInterval = 0
     public private(set) var totalMediaTime: TimeInterval = 0
-    public var bufferedMediaTime: TimeInterval { totalMediaTime }
+    public var bufferedMediaTime: TimeInterval { isBuffering ? currentMediaTime : totalMediaTime }
+    /// True while a ``Behavior/buffers(at:for:)`` wait is on.
+    public private(set) var isBuffering = false
     public private(set) var isPlaying = false
     /// The loaded URL.
     public private(set) var loadedURL: URL?
@@ -45,6 +50,8 @@ public final class SimulatedVideoDisplay: VideoDisplay {
 
     private let clock: any AdClock
     private var started = false
+    /// The one mid-play wait of a ``Behavior/buffers(at:for:)`` URL is over.
+    private var hasBuffered = false
     private var playback: Task<Void, Never>?
     private var pending: Task<Void, Never>?
 
@@ -58,6 +65,7 @@ public final class SimulatedVideoDisplay: VideoDisplay {
         commands.append("load \(url.absoluteString)")
         loadedURL = url
         started = false
+        hasBuffered = false
         currentMediaTime = 0
         totalMediaTime = durationForURL(url)
         switch behaviorForURL(url) {
@@ -65,7 +73,7 @@ public final class SimulatedVideoDisplay: VideoDisplay {
             return
         case .failsToLoad(let error):
             later { display in display.delegate?.videoDisplay(display, didReceiveError: error) }
-        case .plays, .failsAfter:
+        case .plays, .failsAfter, .buffers:
             if let probe = mediaProbe, url.isHTTPOrHTTPS {
                 pending = Task { [weak self] in
                     let outcome: VideoDisplayError?
@@ -109,6 +117,7 @@ public final class SimulatedVideoDisplay: VideoDisplay {
         commands.append("pause")
         guard isPlaying else { return }
         isPlaying = false
+        isBuffering = false
         playback?.cancel()
         playback = nil
         delegate?.videoDisplayDidPause(self)
@@ -140,6 +149,7 @@ public final class SimulatedVideoDisplay: VideoDisplay {
 
     private func stopPlayback() {
         isPlaying = false
+        isBuffering = false
         playback?.cancel()
         playback = nil
         pending?.cancel()
@@ -155,6 +165,19 @@ public final class SimulatedVideoDisplay: VideoDisplay {
         }
     }
 
+    /// One mid-play wait for media; false when playback stopped meanwhile.
+    private func buffer(for seconds: TimeInterval) async -> Bool {
+        isBuffering = true
+        delegate?.videoDisplayDidStartBuffering(self)
+        do { try await clock.sleep(for: seconds) } catch { return false }
+        guard !Task.isCancelled, isPlaying else { return false }
+        isBuffering = false
+        hasBuffered = true
+        delegate?.videoDisplay(self, didBufferToMediaTime: totalMediaTime)
+        delegate?.videoDisplayIsPlaybackReady(self)
+        return true
+    }
+
     private func runPlayback() {
         let clock = self.clock
         let failure: (TimeInterval, VideoDisplayError)?
@@ -163,11 +186,16 @@ public final class SimulatedVideoDisplay: VideoDisplay {
         } else {
             failure = nil
         }
+        var stall: (at: TimeInterval, seconds: TimeInterval)?
+        if let url = loadedURL, case .buffers(let at, let seconds) = behaviorForURL(url) { stall = (at, seconds) }
         playback = Task { [weak self] in
             while !Task.isCancelled {
                 guard let interval = self.map({ $0.tickInterval / max($0.speed, 0.0001) }) else { return }
                 do { try await clock.sleep(for: interval) } catch { return }
                 guard let self, !Task.isCancelled, self.isPlaying else { return }
+                if let wait = stall, !self.hasBuffered, self.currentMediaTime >= wait.at {
+                    guard await self.buffer(for: wait.seconds / max(self.speed, 0.0001)) else { return }
+                }
                 self.currentMediaTime = min(self.totalMediaTime, self.currentMediaTime + self.tickInterval)
                 if let failure, self.currentMediaTime >= failure.0 {
                     self.isPlaying = false

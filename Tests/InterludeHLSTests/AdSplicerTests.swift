@@ -59,6 +59,47 @@ import Testing
         #expect(spliced.segments[5].programDateTime == Fixture.date("2024-05-01T12:00:35.000Z"))
     }
 
+    @Test func dateRangesOfLaterContentMoveWithItAndOneSpanningTheInsertEndsLater() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-VERSION:7
+            #EXT-X-TARGETDURATION:6
+            #EXT-X-PROGRAM-DATE-TIME:2024-05-01T12:00:00.000Z
+            #EXT-X-DATERANGE:ID="show",START-DATE="2024-05-01T11:00:00.000Z",END-DATE="2024-05-01T13:00:00.000Z"
+            #EXT-X-DATERANGE:ID="before",START-DATE="2024-05-01T12:00:01.000Z",DURATION=2.0
+            #EXT-X-DATERANGE:ID="spanning",START-DATE="2024-05-01T12:00:04.000Z",DURATION=4.0,PLANNED-DURATION=4.0
+            #EXT-X-DATERANGE:ID="later",START-DATE="2024-05-01T12:00:09.000Z",END-DATE="2024-05-01T12:00:10.000Z"
+            #EXTINF:6.0,
+            a.ts
+            #EXT-X-DATERANGE:ID="at-boundary",START-DATE="2024-05-01T12:00:06.000Z",DURATION=1.0
+            #EXTINF:6.0,
+            b.ts
+            """
+        let playlist = try HLSParser().parseMedia(Array(text.utf8))
+        let spliced = try playlist.insertingAdPod(Self.threeAdPod, at: 1)
+        var ranges: [String: DateRange] = [:]
+        for segment in spliced.segments {
+            for range in segment.dateRanges { ranges[range.id ?? ""] = range }
+        }
+        // The show spans the insert: it starts as before and ends 15 s later.
+        #expect(ranges["show"]?.startDate == Fixture.date("2024-05-01T11:00:00.000Z"))
+        #expect(ranges["show"]?.endDate == Fixture.date("2024-05-01T13:00:15.000Z"))
+        // Over before the pod: unchanged.
+        #expect(ranges["before"]?.startDate == Fixture.date("2024-05-01T12:00:01.000Z"))
+        #expect(ranges["before"]?.duration == 2)
+        // Runs across the pod: same start, 15 s longer.
+        #expect(ranges["spanning"]?.startDate == Fixture.date("2024-05-01T12:00:04.000Z"))
+        #expect(ranges["spanning"]?.duration == 19)
+        #expect(ranges["spanning"]?.plannedDuration == 19)
+        // Starts at or after the insertion point: moves whole.
+        #expect(ranges["at-boundary"]?.startDate == Fixture.date("2024-05-01T12:00:21.000Z"))
+        #expect(ranges["at-boundary"]?.duration == 1)
+        #expect(ranges["later"]?.startDate == Fixture.date("2024-05-01T12:00:24.000Z"))
+        #expect(ranges["later"]?.endDate == Fixture.date("2024-05-01T12:00:25.000Z"))
+        // The pod's own range is at the insertion point, not moved.
+        #expect(ranges["pod-1"]?.startDate == Fixture.date("2024-05-01T12:00:06.000Z"))
+    }
+
     @Test func replacingACueOutBreakKeepsItsMarkersAndResumesOnTime() throws {
         let playlist = try Fixture.media("LinearAdInsertion/cue-out-in.m3u8")
         let adBreak = try #require(playlist.adBreaks.first)

@@ -27,6 +27,13 @@ final class ManagerRecorder: AdsManagerDelegate {
     func adsManagerDidRequestContentPause(_ adsManager: AdsManager) { log.append("contentPause") }
     func adsManagerDidRequestContentResume(_ adsManager: AdsManager) { log.append("contentResume") }
     func adsManager(_ adsManager: AdsManager, didUpdate uiState: AdUIState) { uiStates.append(uiState) }
+    /// Readiness and buffering calls, apart from `log` so older expectations stay exact.
+    var media: [String] = []
+    func adsManagerAdPlaybackReady(_ adsManager: AdsManager) { media.append("ready") }
+    func adsManagerAdDidStartBuffering(_ adsManager: AdsManager) { media.append("buffering") }
+    func adsManagerAdDidBufferToMediaTime(_ adsManager: AdsManager, mediaTime: TimeInterval) {
+        media.append("buffered \(Int(mediaTime))")
+    }
 }
 
 @MainActor
@@ -169,6 +176,40 @@ struct AdsManagerTests {
         #expect(harness.recorder.errors.map(\.code.rawValue) == [402])
         await simulate(harness.clock, for: 11)
         #expect(harness.recorder.events.filter { $0.type == .complete }.compactMap(\.ad?.adID) == ["ad2"])
+    }
+
+    @Test func bufferingMidAdIsReportedAndTheAdStillCompletesOnTime() async throws {
+        let harness = ManagerHarness(routes: ["\(testBase)/tag": .body(podDocument(1))])
+        harness.display.behaviorForURL = { _ in .buffers(at: 4, for: 3) }
+        let manager = try await harness.load("\(testBase)/tag")
+        defer { withExtendedLifetime(manager) {} }
+        await simulate(harness.clock, for: 5)
+        #expect(harness.display.isBuffering)
+        #expect(manager.adPlaybackInfo.bufferedMediaTime == manager.adPlaybackInfo.currentMediaTime)
+        #expect(harness.recorder.media == ["ready", "buffering"])
+        // 10 s of media plus 3 s of waiting: not complete at 12 s, complete by 13.5 s.
+        await simulate(harness.clock, for: 7)
+        #expect(!harness.recorder.types.contains(.complete))
+        await simulate(harness.clock, for: 1.5)
+        #expect(harness.recorder.media == ["ready", "buffering", "buffered 10", "ready"])
+        #expect(harness.recorder.log == ["contentPause", "contentResume"])
+        #expect(
+            harness.recorder.types == [
+                .loaded, .adBreakStarted, .started, .firstQuartile, .midpoint, .thirdQuartile, .complete, .adBreakEnded,
+                .allAdsCompleted,
+            ])
+    }
+
+    @Test func bufferingReportedOutsideABreakIsIgnored() async throws {
+        let harness = ManagerHarness(routes: ["\(testBase)/tag": .body(podDocument(1))])
+        let manager = try await harness.load("\(testBase)/tag")
+        defer { withExtendedLifetime(manager) {} }
+        await simulate(harness.clock, for: 12)
+        #expect(harness.recorder.media == ["ready"])
+        harness.display.delegate?.videoDisplayDidStartBuffering(harness.display)
+        harness.display.delegate?.videoDisplay(harness.display, didBufferToMediaTime: 3)
+        harness.display.delegate?.videoDisplayIsPlaybackReady(harness.display)
+        #expect(harness.recorder.media == ["ready"])
     }
 
     @Test func vmapPreMidAndPostRolls() async throws {

@@ -39,6 +39,12 @@ public protocol VideoDisplayDelegate: AnyObject {
         _ display: any VideoDisplay, didProgressToMediaTime mediaTime: TimeInterval, totalTime: TimeInterval)
     /// Timed metadata from the stream (ID3 or DATERANGE attributes).
     func videoDisplay(_ display: any VideoDisplay, didReceiveTimedMetadata metadata: [String: String])
+    /// Playback stopped to wait for media. IMA's `videoDisplayDidStartBuffering:`.
+    func videoDisplayDidStartBuffering(_ display: any VideoDisplay)
+    /// Media is buffered up to `mediaTime` seconds. IMA's `videoDisplay:didBufferToMediaTime:`.
+    func videoDisplay(_ display: any VideoDisplay, didBufferToMediaTime mediaTime: TimeInterval)
+    /// Enough media is buffered for playback to go on. IMA's `videoDisplayIsPlaybackReady:`.
+    func videoDisplayIsPlaybackReady(_ display: any VideoDisplay)
 }
 
 /// The content player's position, read to schedule VMAP breaks. IMA's `IMAContentPlayhead`.

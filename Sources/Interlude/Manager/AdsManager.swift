@@ -459,6 +459,24 @@ public final class AdsManager {
         if case .displayLoaded = input { delegate?.adsManagerAdPlaybackReady(self) }
         run([input])
     }
+
+    /// Buffering changes no state and owes no beacon (VAST has no buffering
+    /// event); it is passed on while a break plays, and dropped otherwise
+    /// (a display may report late, after the break ended).
+    fileprivate func displayBuffering(_ change: BufferingChange) {
+        guard machine != nil else { return }
+        switch change {
+        case .started: delegate?.adsManagerAdDidStartBuffering(self)
+        case .bufferedTo(let mediaTime): delegate?.adsManagerAdDidBufferToMediaTime(self, mediaTime: mediaTime)
+        case .ready: delegate?.adsManagerAdPlaybackReady(self)
+        }
+    }
+}
+
+private enum BufferingChange {
+    case started
+    case bufferedTo(TimeInterval)
+    case ready
 }
 
 /// Receives the display's events for the manager without making the manager
@@ -483,6 +501,11 @@ private final class DisplayProxy: VideoDisplayDelegate {
         manager?.displayEvent(.displayProgressed(mediaTime: mediaTime, totalTime: totalTime))
     }
     func videoDisplay(_ display: any VideoDisplay, didReceiveTimedMetadata metadata: [String: String]) {}
+    func videoDisplayDidStartBuffering(_ display: any VideoDisplay) { manager?.displayBuffering(.started) }
+    func videoDisplay(_ display: any VideoDisplay, didBufferToMediaTime mediaTime: TimeInterval) {
+        manager?.displayBuffering(.bufferedTo(mediaTime))
+    }
+    func videoDisplayIsPlaybackReady(_ display: any VideoDisplay) { manager?.displayBuffering(.ready) }
 }
 
 /// Errors a ``VideoDisplay`` reports, with the VAST code they map to.

@@ -12,9 +12,13 @@ public protocol AdsManagerDelegate: AnyObject {
     func adsManagerDidRequestContentResume(_ adsManager: AdsManager)
     /// The playing ad reached `mediaTime` of `totalTime` seconds (for a custom countdown).
     func adsManager(_ adsManager: AdsManager, adDidProgressToTime mediaTime: TimeInterval, totalTime: TimeInterval)
-    /// The ad's media loaded and is about to play.
+    /// The ad's media loaded and is about to play, or is buffered enough to
+    /// play on after buffering. IMA's `adsManagerAdPlaybackReady:`.
     func adsManagerAdPlaybackReady(_ adsManager: AdsManager)
+    /// The playing ad stopped to wait for media. IMA's `adsManagerAdDidStartBuffering:`.
     func adsManagerAdDidStartBuffering(_ adsManager: AdsManager)
+    /// The playing ad's media is buffered up to `mediaTime` seconds. IMA's
+    /// `adsManager:adDidBufferToMediaTime:`.
     func adsManagerAdDidBufferToMediaTime(_ adsManager: AdsManager, mediaTime: TimeInterval)
     /// Interlude: the custom UI changed (countdown, skip button, Learn More).
     func adsManager(_ adsManager: AdsManager, didUpdate uiState: AdUIState)

@@ -20,8 +20,9 @@ public struct AdSplicer: Sendable, Hashable {
     }
 
     /// Inserts `pod` before segment `boundary` (`segments.count` appends it),
-    /// shifting the following content by the pod's duration in playlist time
-    /// and in explicit PROGRAM-DATE-TIME tags.
+    /// shifting the following content by the pod's duration in playlist time,
+    /// in explicit PROGRAM-DATE-TIME tags and in the DATERANGEs that start at
+    /// or after the insertion point (one that spans it ends later).
     public func insert(_ pod: AdPod, into playlist: MediaPlaylist, at boundary: Int) throws(HLSError) -> MediaPlaylist {
         var result = playlist
         try insert(pod, into: &result, at: boundary)
@@ -38,11 +39,13 @@ public struct AdSplicer: Sendable, Hashable {
         let context = ResumeContext(
             playlist: playlist, adStart: boundary, contentResume: boundary,
             resumeDate: boundaryDate.map { $0.addingTimeInterval(pod.duration) })
-        // Content after an inserted pod plays later by the pod's duration.
-        if boundaryDate != nil {
+        // Content after an inserted pod plays later by the pod's duration,
+        // and so do the date ranges that describe it.
+        if let boundaryDate {
             for index in boundary..<playlist.segments.count {
                 playlist.segments[index].shiftProgramDateTime(by: pod.duration)
             }
+            playlist.shiftDateRanges(after: boundaryDate, by: pod.duration)
         }
         let markers = breakMarkers(for: pod, date: boundaryDate)
         let adSegments = makeSegments(

@@ -69,6 +69,48 @@ extension MediaPlaylist {
     }
 }
 
+extension MediaPlaylist {
+    /// Moves DATERANGEs that describe content after `date` later by `seconds`:
+    /// one that starts at or after it moves whole, and one that spans it
+    /// ends later (END-DATE, DURATION and PLANNED-DURATION grow), because
+    /// the content it covers now plays later. Ranges are found by date, not
+    /// by position, since a DATERANGE may be written well before its time.
+    mutating func shiftDateRanges(after date: Date, by seconds: Double) {
+        for index in segments.indices {
+            segments[index].tags.shiftDateRanges(after: date, by: seconds)
+            segments[index].tagsAfterInfo.shiftDateRanges(after: date, by: seconds)
+        }
+        trailingTags.shiftDateRanges(after: date, by: seconds)
+    }
+}
+
+extension [HLSTag] {
+    fileprivate mutating func shiftDateRanges(after date: Date, by seconds: Double) {
+        for index in indices where self[index].hasName(HLSTagName.dateRange) {
+            guard case .attributes(var list) = self[index].value,
+                let start = list.string("START-DATE").flatMap(HLSDateFormat.parse)
+            else { continue }
+            func moveDate(_ name: String) {
+                if let value = list.string(name).flatMap(HLSDateFormat.parse), value > date {
+                    list[name] = .quoted(HLSDateFormat.format(value.addingTimeInterval(seconds)))
+                }
+            }
+            if start >= date {
+                list["START-DATE"] = .quoted(HLSDateFormat.format(start.addingTimeInterval(seconds)))
+                moveDate("END-DATE")
+            } else {
+                moveDate("END-DATE")
+                for name in ["DURATION", "PLANNED-DURATION"] {
+                    if let length = list.double(name), start.addingTimeInterval(length) > date {
+                        list[name] = .decimal(length + seconds)
+                    }
+                }
+            }
+            self[index].value = .attributes(list)
+        }
+    }
+}
+
 extension MediaSegment {
     /// Moves the segment's explicit PROGRAM-DATE-TIME tags by `seconds`.
     mutating func shiftProgramDateTime(by seconds: Double) {
