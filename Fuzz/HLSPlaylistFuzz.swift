@@ -7,7 +7,16 @@
 public func fuzzTest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let parser = HLSParser(options: HLSParserOptions(maximumInputSize: 1 << 20, maximumLineLength: 1 << 16))
+    // The recovering parse reads whatever the strict one reads, and the same way.
+    let recovered = try? parser.parseRecovering(bytes)
+    if let recovered {
+        _ = HLSValidator.validate(recovered.playlist)
+        _ = HLSWriter.bytes(recovered.playlist)
+    }
     guard let playlist = try? parser.parse(bytes) else { return 0 }
+    guard let recovered, recovered.skippedLineErrors.isEmpty, recovered.playlist == playlist else {
+        fatalError("the recovering parse disagrees with the strict parse on a playlist without errors")
+    }
     let written = HLSWriter.bytes(playlist)
     guard let reparsed = try? parser.parse(written) else {
         fatalError("written playlist does not parse:\n\(String(decoding: written, as: UTF8.self))")

@@ -83,16 +83,26 @@ struct PlaylistInspectionReport: Codable, Equatable {
         adBreaks = []
         findings = []
         let playlist: HLSPlaylist
+        let skipped: [HLSError]
         do {
-            playlist = try HLSParser().parse(bytes)
+            // Every bad line is reported, not only the first: the rest is still inspected.
+            let parse = try HLSParser().parseRecovering(bytes)
+            playlist = parse.playlist
+            skipped = parse.skippedLineErrors
         } catch {
             kind = "invalid"
             findings = [Finding(severity: "error", rule: error.code.name, message: error.message, line: error.line)]
             return
         }
-        findings = HLSValidator.validate(playlist).map {
-            Finding(severity: $0.severity.rawValue, rule: $0.rule.name, message: $0.message, line: $0.line)
+        let syntax = skipped.map { error in
+            Finding(
+                severity: "error", rule: error.code.name, message: error.message + " (line skipped)", line: error.line)
         }
+        findings =
+            syntax
+            + HLSValidator.validate(playlist).map {
+                Finding(severity: $0.severity.rawValue, rule: $0.rule.name, message: $0.message, line: $0.line)
+            }
         switch playlist {
         case .media(let media):
             kind = "media"

@@ -23,12 +23,35 @@ import Testing
         #expect(report.renditions?.map(\.language) == ["en", "pt-BR"])
     }
 
-    @Test func unparsablePlaylistExitsOneWithTheErrorLine() throws {
-        let (output, exitCode) = inspectPlaylist(bytes: Array("#EXTM3U\n#EXTINF:-1,\na.ts\n".utf8), json: true)
+    @Test func everyBadLineIsReportedAndTheRestInspected() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:6
+            #EXTINF:-1,
+            a.ts
+            #EXTINF:6,
+            b.ts
+            #EXT-X-MEDIA-SEQUENCE:x
+            #EXTINF:6,
+            c.ts
+            #EXT-X-ENDLIST
+            """
+        let (output, exitCode) = inspectPlaylist(bytes: Array(text.utf8), json: true)
+        #expect(exitCode == 1)
+        let report = try JSONDecoder().decode(PlaylistInspectionReport.self, from: Data(output.utf8))
+        #expect(report.kind == "media")
+        #expect(report.segmentCount == 2)
+        let skipped = report.findings.filter { $0.message.hasSuffix("(line skipped)") }
+        #expect(skipped.map(\.line) == [3, 4, 7])
+        #expect(skipped.allSatisfy { $0.severity == "error" })
+    }
+
+    @Test func aPlaylistThatCannotBeReadIsInvalidWithTheErrorLine() throws {
+        let (output, exitCode) = inspectPlaylist(bytes: Array("#EXTM3U\n#EXTINF:6,\na\u{0}.ts\n".utf8), json: true)
         #expect(exitCode == 1)
         let report = try JSONDecoder().decode(PlaylistInspectionReport.self, from: Data(output.utf8))
         #expect(report.kind == "invalid")
-        #expect(report.findings.first?.line == 2)
+        #expect(report.findings.first?.line == 3)
     }
 
     @Test func validationErrorsExitOne() {

@@ -22,6 +22,23 @@ public struct HLSParser: Sendable {
         }
     }
 
+    /// Reads a playlist as far as it can: a line that does not parse (a bad
+    /// tag, a URI without EXTINF, an undefined variable) is skipped and its
+    /// error returned with the playlist, as an inspector wants every problem
+    /// at once. Errors that leave nothing to trust still throw: the input is
+    /// too large, holds binary data, or has a line that is too long.
+    public func parseRecovering(_ bytes: [UInt8]) throws(HLSError) -> HLSRecoveredParse {
+        guard bytes.count <= options.maximumInputSize else {
+            throw HLSError(
+                .inputTooLarge, "playlist of \(bytes.count) bytes exceeds the limit of \(options.maximumInputSize)")
+        }
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(HLSError) -> HLSRecoveredParse in
+            var builder = HLSPlaylistBuilder(bytes: buffer, options: options, recovering: true)
+            let playlist = try builder.build()
+            return HLSRecoveredParse(playlist: playlist, skippedLineErrors: builder.skippedLineErrors)
+        }
+    }
+
     /// Reads a playlist from text.
     public func parse(_ text: String) throws(HLSError) -> HLSPlaylist {
         try parse(Array(text.utf8))
@@ -66,4 +83,13 @@ extension MultivariantPlaylist {
     public init(parsing bytes: [UInt8], options: HLSParserOptions = HLSParserOptions()) throws(HLSError) {
         self = try HLSParser(options: options).parseMultivariant(bytes)
     }
+}
+
+/// What ``HLSParser/parseRecovering(_:)`` read: the playlist without the lines
+/// that did not parse, and the error of each of those lines in order.
+public struct HLSRecoveredParse: Sendable, Hashable {
+    /// The playlist, without the skipped lines.
+    public var playlist: HLSPlaylist
+    /// One error per skipped line, in line order; empty when every line parsed.
+    public var skippedLineErrors: [HLSError]
 }

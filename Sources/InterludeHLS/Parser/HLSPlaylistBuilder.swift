@@ -30,8 +30,14 @@ struct HLSPlaylistBuilder {
     private var entries: [MultivariantPlaylist.Entry] = []
     private var pendingVariant: VariantStream?
 
-    init(bytes: UnsafeBufferPointer<UInt8>, options: HLSParserOptions) {
+    /// When set, a line that does not parse is skipped and its error kept in
+    /// ``skippedLineErrors`` instead of ending the parse.
+    private let recovering: Bool
+    private(set) var skippedLineErrors: [HLSError] = []
+
+    init(bytes: UnsafeBufferPointer<UInt8>, options: HLSParserOptions, recovering: Bool = false) {
         self.bytes = bytes
+        self.recovering = recovering
         self.reader = HLSLineReader(bytes: bytes, maximumLineLength: options.maximumLineLength)
         self.variables = HLSVariableScope(imported: options.importedVariables)
         header.reserveCapacity(8)
@@ -39,17 +45,28 @@ struct HLSPlaylistBuilder {
     }
 
     mutating func build() throws(HLSError) -> HLSPlaylist {
+        // Errors of the reader itself (binary data, an overlong line) end the
+        // parse in both modes: what follows them cannot be trusted.
         while let line = try reader.next() {
-            if line.mayReferenceVariable {
-                try variables.checkReferences(bytes, line)
-            }
-            if bytes[line.start] == UInt8(ascii: "#") {
-                try addTagLine(line)
-            } else {
-                try addURI(line)
+            do {
+                try addLine(line)
+            } catch {
+                guard recovering else { throw error }
+                skippedLineErrors.append(error)
             }
         }
         return try finish()
+    }
+
+    private mutating func addLine(_ line: HLSLineReader.Line) throws(HLSError) {
+        if line.mayReferenceVariable {
+            try variables.checkReferences(bytes, line)
+        }
+        if bytes[line.start] == UInt8(ascii: "#") {
+            try addTagLine(line)
+        } else {
+            try addURI(line)
+        }
     }
 
     private mutating func addTagLine(_ line: HLSLineReader.Line) throws(HLSError) {
@@ -184,10 +201,19 @@ struct HLSPlaylistBuilder {
 
     private mutating func finish() throws(HLSError) -> HLSPlaylist {
         if let variant = pendingVariant {
-            throw HLSError(.missingURI, "EXT-X-STREAM-INF not followed by a URI", line: variant.line)
+            let error = HLSError(.missingURI, "EXT-X-STREAM-INF not followed by a URI", line: variant.line)
+            guard recovering else { throw error }
+            skippedLineErrors.append(error)
+            pendingVariant = nil
         }
         if let info = pendingInfo {
-            throw HLSError(.missingURI, "EXTINF not followed by a URI", line: info.line)
+            let error = HLSError(.missingURI, "EXTINF not followed by a URI", line: info.line)
+            guard recovering else { throw error }
+            skippedLineErrors.append(error)
+            pendingInfo = nil
+            // The tags read after it have no segment to belong to; they stay at the end.
+            pendingTags += pendingTagsAfterInfo
+            pendingTagsAfterInfo = []
         }
         if kind == .multivariant {
             return .multivariant(MultivariantPlaylist(entries: entries))
