@@ -11,6 +11,8 @@ extension InspectionReport {
         var status: Int?
         var bytes: Int
         var failure: String?
+        /// Where HTTP redirects led, when not `url`.
+        var redirectedTo: String? = nil
     }
 
     /// The report for a fetched tag: every hop, then the merged ads (or the VMAP schedule).
@@ -19,8 +21,7 @@ extension InspectionReport {
         report.hops = resolution.hops.map {
             HopReport(
                 url: $0.url.absoluteString, depth: $0.depth, seconds: $0.duration, status: $0.statusCode,
-                bytes: $0.bytes,
-                failure: $0.failure)
+                bytes: $0.bytes, failure: $0.failure, redirectedTo: $0.redirectedTo?.absoluteString)
         }
         if let vmap = resolution.vmap {
             let vmapReport = VMAPReport(vmap)
@@ -49,6 +50,7 @@ extension InspectionReport {
             var line = "  [\(hop.depth)] \(status) \(milliseconds) ms \(hop.bytes) B \(hop.url)"
             if let failure = hop.failure { line += " — \(failure)" }
             lines.append(line)
+            if let redirectedTo = hop.redirectedTo { lines.append("      redirected to \(redirectedTo)") }
         }
         return lines
     }

@@ -156,6 +156,23 @@ struct InspectCommandTests {
         #expect(object["errorPings"] as? [String] == ["301 http://127.0.0.1:9/e?c=[ERRORCODE]"])
     }
 
+    @Test func aHopThatWasRedirectedSaysWhere() async throws {
+        let (server, directory) = try TestAdServer.start()
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        let tag = "\(server.baseURL)/faults/redirect/1?session=inspect"
+        let text = await inspect([tag])
+        #expect(text.exitCode == 0)
+        #expect(text.output.contains("      redirected to \(server.baseURL)/vast?session=inspect"))
+        let json = await inspect(["--json", tag])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let hops = try #require(object["hops"] as? [[String: Any]])
+        #expect((hops.first?["redirectedTo"] as? String)?.hasPrefix("\(server.baseURL)/vast?session=inspect") == true)
+        #expect(hops.first?["url"] as? String == tag)
+    }
+
     @Test func unreachableURLExitsOne() async {
         let http = InMemoryHTTPClient(routes: ["http://127.0.0.1:9/down": .failure(.unreachable("connection refused"))])
         let result = await inspect(["http://127.0.0.1:9/down"], http: http)

@@ -49,9 +49,14 @@ public struct LoadHop: Sendable, Hashable {
     public var bytes: Int
     /// nil when the hop succeeded.
     public var failure: String?
+    /// Where HTTP redirects led, when the answer came from another URL
+    /// than ``url`` (ad servers often redirect a tag to their decision
+    /// endpoint). Relative URIs in the document resolve against it.
+    public var redirectedTo: URL?
 
     public init(
-        url: URL, depth: Int, duration: TimeInterval, statusCode: Int?, bytes: Int, failure: String?
+        url: URL, depth: Int, duration: TimeInterval, statusCode: Int?, bytes: Int, failure: String?,
+        redirectedTo: URL? = nil
     ) {
         self.url = url
         self.depth = depth
@@ -59,5 +64,6 @@ public struct LoadHop: Sendable, Hashable {
         self.statusCode = statusCode
         self.bytes = bytes
         self.failure = failure
+        self.redirectedTo = redirectedTo
     }
 }

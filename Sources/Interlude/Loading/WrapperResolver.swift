@@ -224,18 +224,19 @@ struct WrapperResolver: Sendable {
             throw AdError(type: .loadingFailed, code: .vastLoadTimeout, message: "\(url.absoluteString): \(reason)")
         }
         let duration = clock.now - started
+        let redirectedTo = response.url == url ? nil : response.url
         guard (200..<300).contains(response.statusCode) else {
             let reason = "HTTP \(response.statusCode)"
             context.hops.append(
                 LoadHop(
                     url: url, depth: depth, duration: duration, statusCode: response.statusCode,
-                    bytes: response.body.count, failure: reason))
+                    bytes: response.body.count, failure: reason, redirectedTo: redirectedTo))
             throw AdError(type: .loadingFailed, code: .vastLoadTimeout, message: "\(url.absoluteString): \(reason)")
         }
         context.hops.append(
             LoadHop(
                 url: url, depth: depth, duration: duration, statusCode: response.statusCode,
-                bytes: response.body.count, failure: nil))
+                bytes: response.body.count, failure: nil, redirectedTo: redirectedTo))
         return (try parse(response.body, depth: depth), response.url)
     }
 
