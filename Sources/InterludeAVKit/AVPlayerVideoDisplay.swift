@@ -5,9 +5,9 @@
 
     /// A ``VideoDisplay`` on `AVPlayer`: the app's player plays the ad.
     /// Reports load, start, pause, resume, progress (4 Hz), buffering (the
-    /// item's buffer running empty, its loaded ranges, and readiness to play
-    /// on), completion, errors (401 when the file is missing, 405 otherwise)
-    /// and ID3 timed metadata to the SDK.
+    /// player waiting for media, the item's loaded ranges, and playing on),
+    /// completion, errors (401 when the file is missing, 405 otherwise) and
+    /// ID3 timed metadata to the SDK.
     @MainActor
     public final class AVPlayerVideoDisplay: NSObject, VideoDisplay {
         public let player: AVPlayer
@@ -48,15 +48,12 @@
                 let error = item.error
                 Task { @MainActor in self?.statusChanged(status, error: error) }
             }
-            // KVO may call on any thread; every change is handled on the main actor.
+            // KVO may call on any thread, and separate Tasks need not run in
+            // the order the changes happened: each handler re-reads the
+            // current state on the main actor instead of trusting a captured value.
             bufferObservations = [
-                item.observe(\.isPlaybackBufferEmpty, options: [.new]) { [weak self] item, _ in
-                    let empty = item.isPlaybackBufferEmpty
-                    Task { @MainActor in self?.bufferEmptyChanged(empty) }
-                },
-                item.observe(\.isPlaybackLikelyToKeepUp, options: [.new]) { [weak self] item, _ in
-                    let likely = item.isPlaybackLikelyToKeepUp
-                    Task { @MainActor in self?.likelyToKeepUpChanged(likely) }
+                player.observe(\.timeControlStatus, options: [.new]) { [weak self] _, _ in
+                    Task { @MainActor in self?.timeControlStatusChanged() }
                 },
                 item.observe(\.loadedTimeRanges, options: [.new]) { [weak self] _, _ in
                     Task { @MainActor in self?.loadedRangesChanged() }
@@ -136,16 +133,29 @@
             }
         }
 
-        private func bufferEmptyChanged(_ empty: Bool) {
-            guard started, empty, !isBuffering else { return }
-            isBuffering = true
-            delegate?.videoDisplayDidStartBuffering(self)
-        }
-
-        private func likelyToKeepUpChanged(_ likely: Bool) {
-            guard started, likely, isBuffering else { return }
-            isBuffering = false
-            delegate?.videoDisplayIsPlaybackReady(self)
+        /// Buffering is the player waiting to play for want of media
+        /// (`waitingToPlayAtSpecifiedRate` for stalls or buffering-rate
+        /// checks); it ends when the player plays again.
+        private func timeControlStatusChanged() {
+            guard started, player.currentItem != nil else { return }
+            switch player.timeControlStatus {
+            case .waitingToPlayAtSpecifiedRate:
+                let reason = player.reasonForWaitingToPlay
+                guard !isBuffering, reason == .toMinimizeStalls || reason == .evaluatingBufferingRate else { return }
+                // At the end of the item there is nothing left to wait for.
+                if totalMediaTime > 0, currentMediaTime >= totalMediaTime - 0.1 { return }
+                isBuffering = true
+                delegate?.videoDisplayDidStartBuffering(self)
+            case .playing:
+                guard isBuffering else { return }
+                isBuffering = false
+                delegate?.videoDisplayIsPlaybackReady(self)
+            case .paused:
+                // A pause (the app's or the SDK's) is not buffering.
+                isBuffering = false
+            @unknown default:
+                break
+            }
         }
 
         private func loadedRangesChanged() {

@@ -27,7 +27,7 @@ public final class SimulatedVideoDisplay: VideoDisplay {
     public private(set) var currentMediaTime: TimeInterval = 0
     public private(set) var totalMediaTime: TimeInterval = 0
     public var bufferedMediaTime: TimeInterval { isBuffering ? currentMediaTime : totalMediaTime }
-    /// True while a ``Behavior/buffers(at:for:)`` wait is on.
+    /// True while a ``Behavior/buffers(at:for:)`` wait is on (and while paused in one).
     public private(set) var isBuffering = false
     public private(set) var isPlaying = false
     /// The loaded URL.
@@ -117,7 +117,6 @@ public final class SimulatedVideoDisplay: VideoDisplay {
         commands.append("pause")
         guard isPlaying else { return }
         isPlaying = false
-        isBuffering = false
         playback?.cancel()
         playback = nil
         delegate?.videoDisplayDidPause(self)
@@ -165,19 +164,6 @@ public final class SimulatedVideoDisplay: VideoDisplay {
         }
     }
 
-    /// One mid-play wait for media; false when playback stopped meanwhile.
-    private func buffer(for seconds: TimeInterval) async -> Bool {
-        isBuffering = true
-        delegate?.videoDisplayDidStartBuffering(self)
-        do { try await clock.sleep(for: seconds) } catch { return false }
-        guard !Task.isCancelled, isPlaying else { return false }
-        isBuffering = false
-        hasBuffered = true
-        delegate?.videoDisplay(self, didBufferToMediaTime: totalMediaTime)
-        delegate?.videoDisplayIsPlaybackReady(self)
-        return true
-    }
-
     private func runPlayback() {
         let clock = self.clock
         let failure: (TimeInterval, VideoDisplayError)?
@@ -190,11 +176,30 @@ public final class SimulatedVideoDisplay: VideoDisplay {
         if let url = loadedURL, case .buffers(let at, let seconds) = behaviorForURL(url) { stall = (at, seconds) }
         playback = Task { [weak self] in
             while !Task.isCancelled {
-                guard let interval = self.map({ $0.tickInterval / max($0.speed, 0.0001) }) else { return }
+                // A due buffering wait takes the place of the next tick. The
+                // display is held only between sleeps, never across one.
+                guard
+                    let (interval, waiting) = self.map({ display -> (TimeInterval, Bool) in
+                        let rate = max(display.speed, 0.0001)
+                        guard let wait = stall, !display.hasBuffered, display.currentMediaTime >= wait.at else {
+                            return (display.tickInterval / rate, false)
+                        }
+                        // Resumed after a pause mid-wait: the wait starts over, announced once.
+                        if !display.isBuffering {
+                            display.isBuffering = true
+                            display.delegate?.videoDisplayDidStartBuffering(display)
+                        }
+                        return (wait.seconds / rate, true)
+                    })
+                else { return }
                 do { try await clock.sleep(for: interval) } catch { return }
                 guard let self, !Task.isCancelled, self.isPlaying else { return }
-                if let wait = stall, !self.hasBuffered, self.currentMediaTime >= wait.at {
-                    guard await self.buffer(for: wait.seconds / max(self.speed, 0.0001)) else { return }
+                if waiting {
+                    self.isBuffering = false
+                    self.hasBuffered = true
+                    self.delegate?.videoDisplay(self, didBufferToMediaTime: self.totalMediaTime)
+                    self.delegate?.videoDisplayIsPlaybackReady(self)
+                    continue
                 }
                 self.currentMediaTime = min(self.totalMediaTime, self.currentMediaTime + self.tickInterval)
                 if let failure, self.currentMediaTime >= failure.0 {

@@ -100,6 +100,56 @@ import Testing
         #expect(ranges["pod-1"]?.startDate == Fixture.date("2024-05-01T12:00:06.000Z"))
     }
 
+    @Test(arguments: [6.006, 3.003, 3.2, 9.6, 6.0])
+    func aDateRangeAtTheInsertPointMovesWholeWhateverTheSegmentLength(segmentLength: Double) throws {
+        // One date at the top: later segment dates are sums of durations,
+        // while the DATERANGE's START-DATE is written to the millisecond.
+        let anchor = Fixture.date("2024-05-01T12:00:00.000Z")
+        for boundary in 1..<12 {
+            let start = anchor.addingTimeInterval(Double(boundary) * segmentLength)
+            var lines = ["#EXTM3U", "#EXT-X-TARGETDURATION:10", "#EXT-X-PROGRAM-DATE-TIME:2024-05-01T12:00:00.000Z"]
+            for index in 0..<12 {
+                if index == boundary {
+                    lines.append(
+                        "#EXT-X-DATERANGE:ID=\"cue\",START-DATE=\"\(HLSDateFormat.format(start))\",DURATION=10.0,"
+                            + "END-DATE=\"\(HLSDateFormat.format(start.addingTimeInterval(10)))\"")
+                    lines.append(
+                        "#EXT-X-DATERANGE:ID=\"ends-here\",START-DATE=\"2024-05-01T11:00:00.000Z\","
+                            + "END-DATE=\"\(HLSDateFormat.format(start))\"")
+                }
+                lines += ["#EXTINF:\(segmentLength),", "s\(index).ts"]
+            }
+            let playlist = try HLSParser().parseMedia(Array(lines.joined(separator: "\n").utf8))
+            let spliced = try playlist.insertingAdPod(Self.threeAdPod, at: boundary)
+            let ranges = Dictionary(
+                spliced.segments.flatMap(\.dateRanges).map { ($0.id ?? "", $0) },
+                uniquingKeysWith: { first, _ in first })
+            let cue = try #require(ranges["cue"])
+            #expect(cue.startDate.map(HLSDateFormat.format) == HLSDateFormat.format(start.addingTimeInterval(15)))
+            #expect(cue.duration == 10)
+            #expect(cue.endDate.map(HLSDateFormat.format) == HLSDateFormat.format(start.addingTimeInterval(25)))
+            // A range that ends exactly where the pod goes in is not stretched.
+            #expect(ranges["ends-here"]?.endDate.map(HLSDateFormat.format) == HLSDateFormat.format(start))
+        }
+    }
+
+    @Test func aRangeMovedWholeKeepsItsEndAfterItsStart() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:6
+            #EXT-X-PROGRAM-DATE-TIME:2024-05-01T12:00:00.000Z
+            #EXTINF:6.0,
+            a.ts
+            #EXT-X-DATERANGE:ID="instant",START-DATE="2024-05-01T12:00:06.000Z",END-DATE="2024-05-01T12:00:06.000Z"
+            #EXTINF:6.0,
+            b.ts
+            """
+        let spliced = try HLSParser().parseMedia(Array(text.utf8)).insertingAdPod(Self.threeAdPod, at: 1)
+        let instant = try #require(spliced.segments.flatMap(\.dateRanges).first { $0.id == "instant" })
+        #expect(instant.startDate == Fixture.date("2024-05-01T12:00:21.000Z"))
+        #expect(instant.endDate == Fixture.date("2024-05-01T12:00:21.000Z"))
+    }
+
     @Test func replacingACueOutBreakKeepsItsMarkersAndResumesOnTime() throws {
         let playlist = try Fixture.media("LinearAdInsertion/cue-out-in.m3u8")
         let adBreak = try #require(playlist.adBreaks.first)

@@ -68,6 +68,58 @@ import Testing
         #expect(playlist.variants.count == 1)
     }
 
+    @Test func aURILineThatFailsEndsItsSegmentSoTheNextOneIsRight() throws {
+        let parse = try recover("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n{$missing}.ts\n#EXTINF:4,\nb.ts\n")
+        #expect(parse.skippedLineErrors.map(\.code) == [.undefinedVariable])
+        #expect(parse.skippedLineErrors.map(\.line) == [4])
+        guard case .media(let playlist) = parse.playlist else {
+            Issue.record("not a media playlist")
+            return
+        }
+        #expect(playlist.segments.map(\.uri) == ["b.ts"])
+        #expect(playlist.segments.first?.duration.value == 4)
+    }
+
+    @Test func anEXTINFWithoutURIIsReportedAndTheNextOneTakesTheURI() throws {
+        let parse = try recover("#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n#EXTINF:4,\nb.ts\n")
+        #expect(parse.skippedLineErrors.map(\.code) == [.missingURI])
+        #expect(parse.skippedLineErrors.map(\.line) == [3])
+        guard case .media(let playlist) = parse.playlist else {
+            Issue.record("not a media playlist")
+            return
+        }
+        #expect(playlist.segments.map(\.duration.value) == [4])
+    }
+
+    @Test func aSTREAMINFWithoutURIIsReportedAndTheNextOneTakesTheURI() throws {
+        let parse = try recover(
+            "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n#EXT-X-STREAM-INF:BANDWIDTH=2\nb.m3u8\n")
+        #expect(parse.skippedLineErrors.map(\.line) == [2])
+        guard case .multivariant(let playlist) = parse.playlist else {
+            Issue.record("not a multivariant playlist")
+            return
+        }
+        #expect(playlist.variants.map(\.uri) == ["b.m3u8"])
+        #expect(playlist.variants.first?.attributes.integer("BANDWIDTH") == 2)
+    }
+
+    @Test func aBadEXTINFDoesNotDecideThePlaylistKind() throws {
+        let parse = try recover("#EXTM3U\n#EXTINF:-1,\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n")
+        #expect(parse.skippedLineErrors.map(\.line) == [2])
+        guard case .multivariant(let playlist) = parse.playlist else {
+            Issue.record("not a multivariant playlist")
+            return
+        }
+        #expect(playlist.variants.count == 1)
+    }
+
+    @Test func errorsComeInLineOrder() throws {
+        // The STREAM-INF at line 2 is known to lack its URI only at the end.
+        let parse = try recover("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\n")
+        #expect(parse.skippedLineErrors.map(\.line) == parse.skippedLineErrors.map(\.line).sorted())
+        #expect(parse.skippedLineErrors.first?.line == 2)
+    }
+
     @Test func unreadableInputStillThrows() {
         #expect(throws: HLSError.self) { try recover("#EXTM3U\n\u{0}\u{1}garbage\n") }
         #expect(throws: HLSError.self) {

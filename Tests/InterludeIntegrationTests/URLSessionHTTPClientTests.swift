@@ -108,6 +108,24 @@ struct URLSessionHTTPClientTests {
         #expect(ContinuousClock.now - started < .seconds(10))
     }
 
+    @Test(arguments: [0, 1, 50])
+    func cancellingTheCallerEndsTheCallPromptly(yieldsBeforeCancelling: Int) async throws {
+        let (server, directory) = try TestAdServer.start()
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        let client = URLSessionHTTPClient()
+        let started = ContinuousClock.now
+        // Cancelled before the call starts, as it starts, or while it waits on a 60 s delay.
+        let call = Task { try await client.send(Self.get("\(server.baseURL)/faults/delay/60000", timeout: 30)) }
+        for _ in 0..<yieldsBeforeCancelling { await Task.yield() }
+        call.cancel()
+        await #expect(throws: (any Error).self) { try await call.value }
+        // A bound against hanging until the 30 s deadline, not a speed assertion.
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
     @Test func responsesAreNeverCached() {
         // Ad responses are cache-busted and personal: no URLCache, so nothing
         // is looked up before a request or written to disk after it.

@@ -47,6 +47,14 @@ public protocol VideoDisplayDelegate: AnyObject {
     func videoDisplayIsPlaybackReady(_ display: any VideoDisplay)
 }
 
+extension VideoDisplayDelegate {
+    // Buffering came later than the other calls: a delegate written before
+    // it (outside this package) keeps compiling and ignores buffering.
+    public func videoDisplayDidStartBuffering(_ display: any VideoDisplay) {}
+    public func videoDisplay(_ display: any VideoDisplay, didBufferToMediaTime mediaTime: TimeInterval) {}
+    public func videoDisplayIsPlaybackReady(_ display: any VideoDisplay) {}
+}
+
 /// The content player's position, read to schedule VMAP breaks. IMA's `IMAContentPlayhead`.
 @MainActor
 public protocol ContentPlayhead: AnyObject {

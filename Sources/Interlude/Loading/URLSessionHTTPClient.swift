@@ -38,25 +38,31 @@ public final class URLSessionHTTPClient: HTTPClient {
         urlRequest.httpBody = request.body
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         let task = session.dataTask(with: urlRequest)
+        let id = task.taskIdentifier
         let limit = maxResponseSize
         let redirects = maxHTTPRedirects
         let table = exchanges
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
+                // Cancelled before it began: `onCancel` already ran and found nothing to end.
+                guard !Task.isCancelled else {
+                    continuation.resume(throwing: CancellationError())
+                    return
+                }
                 // URLSession's own timeout is an idle timeout; this bounds the whole
                 // exchange, so a server dripping bytes cannot hold a request forever.
-                // The timer is cancelled when the exchange ends and holds the task
-                // weakly: a pending deadline must not keep a finished transfer (its
-                // buffers and handle, ~3 KB) alive for the rest of the timeout.
+                // It ends the call itself (a task cancelled around its start may never
+                // report completion), is cancelled when the exchange ends, and holds
+                // the task weakly: a pending deadline must not keep a finished
+                // transfer (its buffers and handle, ~3 KB) alive for the rest of the timeout.
                 let deadline = DispatchSource.makeTimerSource(queue: .global())
                 deadline.setEventHandler { [weak task] in
-                    guard let task, table.isRunning(task.taskIdentifier) else { return }
-                    table.fail(task.taskIdentifier, with: .timedOut)
-                    task.cancel()
+                    table.expire(id)
+                    task?.cancel()
                 }
                 deadline.schedule(deadline: .now() + request.timeout)
                 table.begin(
-                    task.taskIdentifier,
+                    id,
                     Exchange(
                         continuation: continuation, originalURL: request.url, limit: limit, maxRedirects: redirects,
                         deadline: deadline))
@@ -64,7 +70,7 @@ public final class URLSessionHTTPClient: HTTPClient {
                 task.resume()
             }
         } onCancel: {
-            table.fail(task.taskIdentifier, with: .timedOut)
+            table.fail(id, with: .timedOut)
             task.cancel()
         }
     }
@@ -92,7 +98,13 @@ private final class ExchangeTable: NSObject, URLSessionDataDelegate, @unchecked 
         lock.withLock { exchanges[id] = exchange }
     }
 
-    func isRunning(_ id: Int) -> Bool { lock.withLock { exchanges[id] != nil } }
+    /// The deadline passed: ends the call now with the failure already
+    /// known, or `.timedOut`. A late completion callback finds nothing to end.
+    func expire(_ id: Int) {
+        guard let exchange = lock.withLock({ exchanges.removeValue(forKey: id) }) else { return }
+        exchange.deadline.cancel()
+        exchange.continuation.resume(throwing: exchange.failure ?? .timedOut)
+    }
 
     func fail(_ id: Int, with failure: HTTPClientError) {
         lock.withLock {
@@ -166,7 +178,9 @@ private final class ExchangeTable: NSObject, URLSessionDataDelegate, @unchecked 
             exchange.continuation.resume(
                 returning: HTTPResponse(
                     statusCode: response.statusCode, headers: headers, body: exchange.body,
-                    url: response.url ?? exchange.originalURL))
+                    // The final URL only when a redirect was followed: URLSession may
+                    // also normalize the URL (`host?q` → `host/?q`), which is no move.
+                    url: exchange.redirects > 0 ? (response.url ?? exchange.originalURL) : exchange.originalURL))
         } else {
             exchange.continuation.resume(throwing: HTTPClientError.unreachable("no HTTP response"))
         }

@@ -35,10 +35,11 @@ public struct SystemClock: AdClock {
     public func sleep(until deadline: TimeInterval) async throws {
         let remaining = deadline - now
         guard remaining > 0 else { return }
-        let sleep = CancellableSleep()
+        let clock = self
+        let sleep = CancellableSleep(remaining: { deadline - clock.now })
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                sleep.start(seconds: remaining, continuation)
+                sleep.start(continuation)
             }
         } onCancel: {
             sleep.cancel()
@@ -51,19 +52,23 @@ public struct SystemClock: AdClock {
 /// field is touched under `lock`, so the unchecked conformance is sound.
 private final class CancellableSleep: @unchecked Sendable {
     private let lock = NSLock()
+    /// Seconds left on the caller's clock.
+    private let remaining: @Sendable () -> TimeInterval
     private var continuation: CheckedContinuation<Void, any Error>?
     private var timer: (any DispatchSourceTimer)?
     private var isCancelled = false
 
-    func start(seconds: TimeInterval, _ continuation: CheckedContinuation<Void, any Error>) {
+    init(remaining: @escaping @Sendable () -> TimeInterval) { self.remaining = remaining }
+
+    func start(_ continuation: CheckedContinuation<Void, any Error>) {
         // The timer is made only when it will be resumed: libdispatch traps
         // when a source that was never resumed is released.
         let timer = lock.withLock { () -> (any DispatchSourceTimer)? in
             guard !isCancelled else { return nil }
             let timer = DispatchSource.makeTimerSource(queue: .global())
             // Weak: the sleep owns the timer, and the suspended caller owns the sleep.
-            timer.setEventHandler { [weak self] in self?.finish(cancelled: false) }
-            timer.schedule(deadline: .now() + seconds)
+            timer.setEventHandler { [weak self] in self?.timerFired() }
+            timer.schedule(wallDeadline: .now() + remaining())
             self.continuation = continuation
             self.timer = timer
             return timer
@@ -79,6 +84,19 @@ private final class CancellableSleep: @unchecked Sendable {
     func cancel() {
         lock.withLock { isCancelled = true }
         finish(cancelled: true)
+    }
+
+    /// The timer runs on wall time, which (like the caller's
+    /// `ContinuousClock`, and unlike `DispatchTime`) keeps going while the
+    /// device sleeps; but wall time can be set forward, so a timer that
+    /// fires early by the caller's clock is set again for what is left.
+    private func timerFired() {
+        let left = remaining()
+        if left > 0.001, let timer = lock.withLock({ self.timer }) {
+            timer.schedule(wallDeadline: .now() + left)
+            return
+        }
+        finish(cancelled: false)
     }
 
     private func finish(cancelled: Bool) {

@@ -35,7 +35,11 @@ public struct HLSParser: Sendable {
         return try bytes.withUnsafeBufferPointer { (buffer) throws(HLSError) -> HLSRecoveredParse in
             var builder = HLSPlaylistBuilder(bytes: buffer, options: options, recovering: true)
             let playlist = try builder.build()
-            return HLSRecoveredParse(playlist: playlist, skippedLineErrors: builder.skippedLineErrors)
+            // A line is known to lack its URI only later: order the errors by line (stably).
+            let errors = builder.skippedLineErrors.enumerated().sorted {
+                ($0.element.line, $0.offset) < ($1.element.line, $1.offset)
+            }.map(\.element)
+            return HLSRecoveredParse(playlist: playlist, skippedLineErrors: errors)
         }
     }
 

@@ -53,9 +53,21 @@ struct HLSPlaylistBuilder {
             } catch {
                 guard recovering else { throw error }
                 skippedLineErrors.append(error)
+                // A URI line that failed ends the segment or variant it was
+                // to close, so the next EXTINF or STREAM-INF starts afresh.
+                if bytes[line.start] != UInt8(ascii: "#") { abandonPendingURI() }
             }
         }
         return try finish()
+    }
+
+    /// Recovering mode: forgets a pending EXTINF or STREAM-INF whose URI
+    /// never came. The tags read with it stay for the next segment.
+    private mutating func abandonPendingURI() {
+        pendingVariant = nil
+        pendingInfo = nil
+        pendingTags += pendingTagsAfterInfo
+        pendingTagsAfterInfo = []
     }
 
     private mutating func addLine(_ line: HLSLineReader.Line) throws(HLSError) {
@@ -72,12 +84,18 @@ struct HLSPlaylistBuilder {
     private mutating func addTagLine(_ line: HLSLineReader.Line) throws(HLSError) {
         // EXTINF is most lines of a VOD playlist: read it without building a tag.
         if line.end - line.start > 8, isInfoPrefix(line.start) {
-            try decide(.media, line: line.number)
-            guard pendingInfo == nil else {
-                throw HLSError(.malformedTag, "two EXTINF tags before one URI", line: line.number)
-            }
+            // Read before deciding the kind: a bad EXTINF does not make a playlist a media one.
             let (duration, title) = try HLSTagReader.readInfo(
                 bytes, start: line.start + 8, end: line.end, line: line.number)
+            try decide(.media, line: line.number)
+            if let pending = pendingInfo {
+                guard recovering else {
+                    throw HLSError(.malformedTag, "two EXTINF tags before one URI", line: line.number)
+                }
+                // The earlier EXTINF is the one without a URI; this one starts the segment.
+                skippedLineErrors.append(HLSError(.missingURI, "EXTINF not followed by a URI", line: pending.line))
+                abandonPendingURI()
+            }
             pendingInfo = (duration, title, line.number)
             segmentStarted = true
             return
@@ -112,9 +130,11 @@ struct HLSPlaylistBuilder {
             throw HLSError(.malformedTag, "EXTINF without a duration", line: line.number)
         }
         if traits.contains(.streamInf) {
-            guard pendingVariant == nil else {
-                throw HLSError(
-                    .missingURI, "EXT-X-STREAM-INF not followed by a URI", line: pendingVariant?.line ?? line.number)
+            if let pending = pendingVariant {
+                let error = HLSError(.missingURI, "EXT-X-STREAM-INF not followed by a URI", line: pending.line)
+                guard recovering else { throw error }
+                // The earlier STREAM-INF is the one without a URI; this one takes the next URI.
+                skippedLineErrors.append(error)
             }
             pendingVariant = VariantStream(attributes: read.tag.attributes, uri: "", line: line.number)
             return

@@ -86,22 +86,27 @@ extension MediaPlaylist {
 
 extension [HLSTag] {
     fileprivate mutating func shiftDateRanges(after date: Date, by seconds: Double) {
+        // Compared at the format's resolution (milliseconds): a boundary date
+        // derived by adding up 6.006 s durations is a few hundred nanoseconds
+        // off the START-DATE written for the same instant.
+        let boundary = HLSDateFormat.milliseconds(since1970: date)
+        func milliseconds(_ value: Date) -> Int64 { HLSDateFormat.milliseconds(since1970: value) }
         for index in indices where self[index].hasName(HLSTagName.dateRange) {
             guard case .attributes(var list) = self[index].value,
                 let start = list.string("START-DATE").flatMap(HLSDateFormat.parse)
             else { continue }
-            func moveDate(_ name: String) {
-                if let value = list.string(name).flatMap(HLSDateFormat.parse), value > date {
-                    list[name] = .quoted(HLSDateFormat.format(value.addingTimeInterval(seconds)))
-                }
-            }
-            if start >= date {
+            let end = list.string("END-DATE").flatMap(HLSDateFormat.parse)
+            if milliseconds(start) >= boundary {
+                // The whole range is content after the insert: it moves as one.
                 list["START-DATE"] = .quoted(HLSDateFormat.format(start.addingTimeInterval(seconds)))
-                moveDate("END-DATE")
+                if let end { list["END-DATE"] = .quoted(HLSDateFormat.format(end.addingTimeInterval(seconds))) }
             } else {
-                moveDate("END-DATE")
+                // Started before the insert: it ends later only if it runs past it.
+                if let end, milliseconds(end) > boundary {
+                    list["END-DATE"] = .quoted(HLSDateFormat.format(end.addingTimeInterval(seconds)))
+                }
                 for name in ["DURATION", "PLANNED-DURATION"] {
-                    if let length = list.double(name), start.addingTimeInterval(length) > date {
+                    if let length = list.double(name), milliseconds(start.addingTimeInterval(length)) > boundary {
                         list[name] = .decimal(length + seconds)
                     }
                 }
