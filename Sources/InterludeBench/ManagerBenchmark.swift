@@ -63,17 +63,27 @@ enum ManagerBenchmark {
         func adsManager(_ adsManager: AdsManager, didUpdate uiState: AdUIState) { uiUpdates += 1 }
     }
 
-    /// Plays one ad of `duration` seconds to its end on the manual clock.
-    static func playOne(loader: AdsLoader, clock: ManualClock, duration: Int, delegate: Delegate) async {
-        let display = SimulatedVideoDisplay(clock: clock)
-        display.durationForURL = { _ in TimeInterval(duration) }
+    /// Loads one ad of `duration` seconds into `display` and initializes its
+    /// manager (UI off); the delegate starts it on `loaded`.
+    static func prepare(loader: AdsLoader, display: any VideoDisplay, duration: Int, delegate: Delegate) async
+        -> AdsManager?
+    {
         let request = AdsRequest(
             adsResponse: vast(duration: duration), adDisplayContainer: AdDisplayContainer(videoDisplay: display))
-        guard let manager = try? await loader.loadAds(with: request).adsManager else { return }
+        guard let manager = try? await loader.loadAds(with: request).adsManager else { return nil }
         manager.delegate = delegate
         var rendering = AdsRenderingSettings()
         rendering.disableUi = true
         manager.initialize(with: rendering)
+        return manager
+    }
+
+    /// Plays one ad of `duration` seconds to its end on the manual clock.
+    static func playOne(loader: AdsLoader, clock: ManualClock, duration: Int, delegate: Delegate) async {
+        let display = SimulatedVideoDisplay(clock: clock)
+        display.durationForURL = { _ in TimeInterval(duration) }
+        guard let manager = await prepare(loader: loader, display: display, duration: duration, delegate: delegate)
+        else { return }
         let target = clock.now + TimeInterval(duration) + 1
         while clock.now < target {
             for _ in 0..<8 { await Task.yield() }
@@ -88,13 +98,8 @@ enum ManagerBenchmark {
     static func playScripted(loader: AdsLoader, duration: Int, delegate: Delegate) async {
         let display = ScriptedVideoDisplay()
         display.totalMediaTime = TimeInterval(duration)
-        let request = AdsRequest(
-            adsResponse: vast(duration: duration), adDisplayContainer: AdDisplayContainer(videoDisplay: display))
-        guard let manager = try? await loader.loadAds(with: request).adsManager else { return }
-        manager.delegate = delegate
-        var rendering = AdsRenderingSettings()
-        rendering.disableUi = true
-        manager.initialize(with: rendering)
+        guard let manager = await prepare(loader: loader, display: display, duration: duration, delegate: delegate)
+        else { return }
         // `start()` runs from the delegate on `loaded`; let that and the display's load happen.
         for _ in 0..<100 where display.loadedURL == nil { await Task.yield() }
         display.playToEnd(interval: 0.25)

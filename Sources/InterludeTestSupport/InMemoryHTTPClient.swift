@@ -20,6 +20,8 @@ public final class InMemoryHTTPClient: HTTPClient, @unchecked Sendable {
         case delayed(TimeInterval, Reply)
         /// Answers with each reply in turn, repeating the last.
         case sequence([Reply])
+        /// Answers `reply` as if HTTP redirects had led to `url`.
+        case redirected(to: String, Reply)
     }
 
     private let lock = NSLock()
@@ -82,6 +84,10 @@ public final class InMemoryHTTPClient: HTTPClient, @unchecked Sendable {
             return try await answer(next, for: request)
         case .sequence(let replies):
             return try await answer(replies.first ?? fallback, for: request)
+        case .redirected(let target, let next):
+            var response = try await answer(next, for: request)
+            response.url = URL(string: target) ?? request.url
+            return response
         }
     }
 }

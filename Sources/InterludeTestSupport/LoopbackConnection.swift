@@ -40,8 +40,10 @@ public final class LoopbackConnection {
 
     /// Connects to `host:port` (IPv4 or IPv6 literal).
     public init(port: UInt16, host: String = "127.0.0.1", timeoutSeconds: Int = 15) throws(LoopbackError) {
-        let isIPv6 = host.contains(":")
-        let descriptor = socket(isIPv6 ? AF_INET6 : AF_INET, streamSocket, 0)
+        guard let address = SocketAddress(host: host, port: port) else {
+            throw LoopbackError("not an IP address: \(host)")
+        }
+        let descriptor = socket(address.isIPv6 ? AF_INET6 : AF_INET, streamSocket, 0)
         guard descriptor >= 0 else { throw LoopbackError("socket failed", code: errno) }
         var timeout = timeval(tv_sec: .init(timeoutSeconds), tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -50,35 +52,13 @@ public final class LoopbackConnection {
             var one: Int32 = 1
             setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
-        var result: Int32
-        if isIPv6 {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = port.bigEndian
-            inet_pton(AF_INET6, host, &address.sin6_addr)
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-                }
-            }
-        } else {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = port.bigEndian
-            inet_pton(AF_INET, host, &address.sin_addr)
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-        }
-        guard result == 0 else {
+        guard address.withSockAddr({ connect(descriptor, $0, address.length) }) == 0 else {
             let code = errno
             close(descriptor)
             throw LoopbackError("connect to \(host):\(port) failed", code: code)
         }
         self.descriptor = descriptor
-        self.hostHeader = isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)"
+        self.hostHeader = "\(address.displayHost):\(port)"
     }
 
     deinit { close(descriptor) }

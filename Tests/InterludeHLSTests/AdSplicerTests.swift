@@ -52,6 +52,23 @@ import Testing
         #expect(spliced.segments[4].map?.attributes.string("URI") == "init.mp4")
     }
 
+    @Test func adsAfterEncryptedContentTurnTheKeyOffEvenWhenTheNextSegmentIsClear() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:6
+            #EXT-X-KEY:METHOD=AES-128,URI="https://keys.example.com/k1"
+            #EXTINF:6.0,
+            a.ts
+            #EXT-X-KEY:METHOD=NONE
+            #EXTINF:6.0,
+            b.ts
+            """
+        let spliced = try HLSParser().parseMedia(Array(text.utf8)).insertingAdPod(Self.threeAdPod, at: 1)
+        // a.ts is encrypted: the first ad must say METHOD=NONE, not inherit k1.
+        #expect(spliced.segments[1].keys.map { $0.attributes.string("METHOD") } == ["NONE"])
+        #expect(spliced.segments[4].uri == "b.ts")
+    }
+
     @Test func contentAfterAnInsertedPodMovesLaterInWallClockTime() throws {
         let spliced = try Fixture.media("Live/live-window.m3u8").insertingAdPod(Self.threeAdPod, at: 1)
         #expect(spliced.segments[4].programDateTime == Fixture.date("2024-05-01T12:00:21.000Z"))

@@ -41,6 +41,18 @@ func makeLoader(
 @Suite("Ads loader")
 @MainActor
 struct AdsLoaderTests {
+    @Test func loadersOnOneJournalDirectoryShareOneQueue() {
+        var settings = Settings()
+        settings.beaconJournalDirectory = Corpus.packageRoot.appendingPathComponent(
+            ".build/test-journals/\(UUID().uuidString)")
+        let first = AdsLoader(settings: settings, httpClient: InMemoryHTTPClient())
+        let second = AdsLoader(settings: settings, httpClient: InMemoryHTTPClient())
+        // One journal file, one writer: otherwise each would resend the other's owed beacons.
+        #expect(first.beaconQueue === second.beaconQueue)
+        let elsewhere = makeLoader(InMemoryHTTPClient())
+        #expect(elsewhere.beaconQueue !== first.beaconQueue)
+    }
+
     @Test func asyncLoadReturnsAManagerWithIMAShapedAds() async throws {
         let http = InMemoryHTTPClient(routes: [
             "\(testBase)/w": .body(

@@ -256,6 +256,54 @@ struct AdsManagerTests {
         #expect(harness.http.requestedURLs.contains("\(testBase)/be/pre"))
     }
 
+    @Test func relativeBreakTagsResolveAgainstWhereTheVMAPWasRedirected() async throws {
+        let vmapXML = """
+            <vmap:VMAP xmlns:vmap="http://www.iab.net/videosuite/vmap" version="1.0">
+            <vmap:AdBreak timeOffset="start" breakType="linear" breakId="pre"><vmap:AdSource><vmap:AdTagURI>pre.xml</vmap:AdTagURI></vmap:AdSource></vmap:AdBreak>
+            </vmap:VMAP>
+            """
+        let harness = ManagerHarness(routes: [
+            "\(testBase)/vmap": .redirected(to: "\(testBase)/decision/vmap.xml", .body(vmapXML)),
+            "\(testBase)/decision/pre.xml": .body(podDocument(1)),
+        ])
+        let manager = try await harness.load("\(testBase)/vmap", contentDuration: 60)
+        defer { withExtendedLifetime(manager) {} }
+        await simulate(harness.clock, for: 11)
+        #expect(harness.http.requestedURLs.contains("\(testBase)/decision/pre.xml"))
+        #expect(harness.recorder.types.contains(.complete))
+    }
+
+    @Test func aBreakDueWhileAnotherLoadsWaitsItsTurn() async throws {
+        // The 30 s break's tag answers after 3 s; the content (not yet paused)
+        // passes the 31 s break meanwhile. Both must play, one after the other.
+        let vmapXML = """
+            <vmap:VMAP xmlns:vmap="http://www.iab.net/videosuite/vmap" version="1.0">
+            <vmap:AdBreak timeOffset="00:00:30" breakType="linear" breakId="first"><vmap:AdSource><vmap:AdTagURI>\(testBase)/first</vmap:AdTagURI></vmap:AdSource>
+            <vmap:TrackingEvents><vmap:Tracking event="breakEnd">\(testBase)/be/first</vmap:Tracking></vmap:TrackingEvents></vmap:AdBreak>
+            <vmap:AdBreak timeOffset="00:00:31" breakType="linear" breakId="second"><vmap:AdSource><vmap:AdTagURI>\(testBase)/second</vmap:AdTagURI></vmap:AdSource></vmap:AdBreak>
+            </vmap:VMAP>
+            """
+        let harness = ManagerHarness(routes: [
+            "\(testBase)/vmap": .body(vmapXML), "\(testBase)/first": .delayed(3, .body(podDocument(1))),
+            "\(testBase)/second": .body(podDocument(1)),
+        ])
+        let manager = try await harness.load("\(testBase)/vmap", contentDuration: 60)
+        defer { withExtendedLifetime(manager) {} }
+        for second in stride(from: 29.0, through: 34, by: 0.5) {
+            harness.playhead.currentTime = second
+            await simulate(harness.clock, for: 0.5)
+        }
+        await simulate(harness.clock, for: 11)
+        harness.playhead.currentTime = 35
+        await simulate(harness.clock, for: 12)
+        let breakIDs = harness.recorder.events.filter { $0.type == .adBreakStarted }.map { $0.adData["breakId"] }
+        #expect(breakIDs == ["first", "second"])
+        #expect(harness.recorder.types.filter { $0 == .complete }.count == 2)
+        #expect(harness.recorder.log == ["contentPause", "contentResume", "contentPause", "contentResume"])
+        await harness.loader.beaconQueue.waitUntilIdle()
+        #expect(harness.http.requestedURLs.filter { $0 == "\(testBase)/be/first" }.count == 1)
+    }
+
     @Test func breakWhoseTagTimesOutKeepsContentPlayingWith301() async throws {
         let vmapXML = """
             <vmap:VMAP xmlns:vmap="http://www.iab.net/videosuite/vmap" version="1.0">

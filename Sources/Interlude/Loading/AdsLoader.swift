@@ -36,7 +36,9 @@ public final class AdsLoader {
     /// Hears about loads started with ``requestAds(with:)``.
     public weak var delegate: (any AdsLoaderDelegate)?
     /// Delivers every beacon of this loader's ads (journaled when a
-    /// directory is available).
+    /// directory is available). Loaders that journal to the same directory
+    /// share one queue, the first one's (its HTTP client and policy), so
+    /// that one journal file has one writer.
     public let beaconQueue: BeaconQueue
 
     let services: LoaderServices
@@ -50,34 +52,46 @@ public final class AdsLoader {
     ) {
         self.settings = settings
         let http = httpClient ?? URLSessionHTTPClient(maxResponseSize: settings.maxResponseSize)
-        var policy = BeaconQueue.Policy()
-        policy.maxAge = settings.beaconMaxAge
-        let storage = AdsLoader.journalStorage(for: settings, logger: logger)
+        let directory = AdsLoader.journalDirectory(for: settings)
         let queue: BeaconQueue
-        do {
-            queue = try BeaconQueue(
-                http: http, clock: clock, storage: storage, policy: policy, logger: logger,
-                userAgent: settings.userAgent, now: macros.now)
-        } catch {
-            logger.log(.error, "beacons: journal unreadable (\(error)); continuing without crash safety")
-            // Without storage the initializer cannot throw.
-            queue = try! BeaconQueue(
-                http: http, clock: clock, policy: policy, logger: logger, userAgent: settings.userAgent, now: macros.now
-            )
+        if let directory, let shared = AdsLoader.queuesByJournal[directory.path]?.queue {
+            // One journal file, one writer: a second loader on the same directory
+            // would resend the first one's owed beacons and compact away its appends.
+            queue = shared
+        } else {
+            var policy = BeaconQueue.Policy()
+            policy.maxAge = settings.beaconMaxAge
+            let storage = directory.flatMap { AdsLoader.journalStorage(at: $0, logger: logger) }
+            do {
+                queue = try BeaconQueue(
+                    http: http, clock: clock, storage: storage, policy: policy, logger: logger,
+                    userAgent: settings.userAgent, now: macros.now)
+            } catch {
+                logger.log(.error, "beacons: journal unreadable (\(error)); continuing without crash safety")
+                // Without storage the initializer cannot throw.
+                queue = try! BeaconQueue(
+                    http: http, clock: clock, policy: policy, logger: logger, userAgent: settings.userAgent,
+                    now: macros.now)
+            }
+            if let directory { AdsLoader.queuesByJournal[directory.path] = WeakQueue(queue: queue) }
+            Task { await queue.resumeOwedBeacons() }
         }
         beaconQueue = queue
         services = LoaderServices(
             resolver: WrapperResolver(http: http, clock: clock, settings: settings, logger: logger, macros: macros),
             beaconQueue: queue, logger: logger)
-        Task { await queue.resumeOwedBeacons() }
     }
 
-    private static func journalStorage(for settings: Settings, logger: any AdLogger) -> (any BeaconJournalStorage)? {
-        let directory =
-            settings.beaconJournalDirectory
+    /// The live queue of each journal directory in this process.
+    private static var queuesByJournal: [String: WeakQueue] = [:]
+
+    private static func journalDirectory(for settings: Settings) -> URL? {
+        settings.beaconJournalDirectory
             ?? FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first?
             .appendingPathComponent("Interlude/beacons", isDirectory: true)
-        guard let directory else { return nil }
+    }
+
+    private static func journalStorage(at directory: URL, logger: any AdLogger) -> (any BeaconJournalStorage)? {
         do {
             return try FileJournalStorage(directory: directory)
         } catch {
@@ -115,8 +129,10 @@ public final class AdsLoader {
         // Each await from the main actor costs a hop off it and back: only when there is something to send.
         if !resolution.errorPings.isEmpty { await services.fire(resolution.errorPings) }
         if let error = resolution.error { throw error }
+        // Relative break tags resolve against where the VMAP came from, after any HTTP redirect.
+        let vmapDocumentURL = resolution.hops.first.map { $0.redirectedTo ?? $0.url } ?? request.adTagURL
         let manager = AdsManager(
-            resolvedAds: resolution.ads, vmap: resolution.vmap, vmapURL: resolution.hops.first?.url ?? request.adTagURL,
+            resolvedAds: resolution.ads, vmap: resolution.vmap, vmapURL: vmapDocumentURL,
             request: request, services: services)
         managers.removeAll { $0.manager == nil }
         managers.append(WeakManager(manager: manager))
@@ -132,4 +148,8 @@ public final class AdsLoader {
 
 private struct WeakManager {
     weak var manager: AdsManager?
+}
+
+private struct WeakQueue {
+    weak var queue: BeaconQueue?
 }

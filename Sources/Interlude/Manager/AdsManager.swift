@@ -61,6 +61,9 @@ public final class AdsManager {
     private var loadTimer: Task<Void, Never>?
     private var contentWatcher: Task<Void, Never>?
     private var breakLoads: [Int: Task<AdResolution, Never>] = [:]
+    /// A due break is loading: no other break may become due until it is
+    /// offered, or two would be offered and the second replace the first.
+    private var offerPending = false
     private var initialized = false
     private var destroyed = false
     private var pausedForBackground = false
@@ -111,11 +114,8 @@ public final class AdsManager {
     /// Plays the ready break (IMA: call on `loaded`).
     public func start() {
         guard !destroyed else { return }
-        guard let ready = readyBreak else {
-            return emitLog(
-                machine == nil ? "start() ignored: no ad break is ready" : "start() ignored: a break is already playing"
-            )
-        }
+        guard machine == nil else { return emitLog("start() ignored: a break is already playing") }
+        guard let ready = readyBreak else { return emitLog("start() ignored: no ad break is ready") }
         readyBreak = nil
         machine = ready.machine
         currentSlot = ready.slot
@@ -239,7 +239,9 @@ public final class AdsManager {
     }
 
     private func contentTick() {
-        guard !destroyed, machine == nil, readyBreak == nil, var schedule, let now = contentTime else { return }
+        guard !destroyed, machine == nil, readyBreak == nil, !offerPending, var schedule, let now = contentTime else {
+            return
+        }
         if rendering.enablePreloading {
             for slot in schedule.slotsToPrefetch(at: now, lead: 5) { prefetch(slot) }
         }
@@ -262,6 +264,7 @@ public final class AdsManager {
         schedule?.markPlayed(slot.id)
         prefetch(slot)
         guard let task = breakLoads[slot.id] else { return }
+        offerPending = true
         Task { [weak self] in
             let resolution = await task.value
             self?.offer(slot, resolution: resolution)
@@ -270,6 +273,7 @@ public final class AdsManager {
 
     private func offer(_ slot: AdBreakSchedule.Slot, resolution: AdResolution) {
         breakLoads[slot.id] = nil
+        offerPending = false
         guard !destroyed else { return }
         if let error = resolution.error {
             emit(
@@ -277,7 +281,7 @@ public final class AdsManager {
                     type: .adBreakFetchError,
                     adData: ["errorCode": String(error.code.rawValue), "message": error.message]))
             delegate?.adsManager(self, didReceive: error)
-            if slot.position == .postroll { finishAllAds() }
+            continueAfterBreak(wasPostroll: slot.position == .postroll)
             return
         }
         let total = resolution.ads.count
@@ -305,12 +309,9 @@ public final class AdsManager {
     func contentDidComplete() {
         guard !destroyed, !contentCompleted else { return }
         contentCompleted = true
-        guard let schedule else { return }
-        if let post = schedule.postrolls().first {
-            loadAndOffer(post)
-        } else if machine == nil {
-            finishAllAds()
-        }
+        // A break playing, ready or being loaded goes on to the post-roll when it ends.
+        guard schedule != nil, machine == nil, readyBreak == nil, !offerPending else { return }
+        continueAfterBreak(wasPostroll: false)
     }
 
     /// Loads the ads of one break (a `VASTAdData` resolves locally, an
@@ -412,6 +413,12 @@ public final class AdsManager {
         machine = nil
         currentSlot = nil
         uiState = .hidden
+        continueAfterBreak(wasPostroll: wasPostroll)
+    }
+
+    /// After a break (played or failed): the post-roll once the content has
+    /// completed, and the end of all ads after it (or at once for a plain VAST).
+    private func continueAfterBreak(wasPostroll: Bool) {
         if schedule == nil || wasPostroll {
             finishAllAds()
         } else if contentCompleted, let post = schedule?.postrolls().first {

@@ -140,6 +140,7 @@ struct ResumeContext {
 
     init(playlist: MediaPlaylist, adStart: Int, contentResume: Int, resumeDate: Date?) {
         // One forward pass finds the key in force at both boundaries and the map.
+        // The ads go in before segment `adStart`, so its own KEY does not cover them.
         var key: HLSTag?
         var map: HLSTag?
         var startKey: HLSTag?
@@ -156,7 +157,6 @@ struct ResumeContext {
                 for tag in playlist.segments[index].tagsAfterInfo {
                     if tag.hasName(HLSTagName.key) { key = tag } else if tag.hasName(HLSTagName.map) { map = tag }
                 }
-                if index == adStart { startKey = key }
             }
         }
         if adStart > end { startKey = key }

@@ -7,16 +7,18 @@ import Foundation
 #endif
 
 /// An IPv4 or IPv6 socket address from a literal host (or `localhost`).
-struct SocketAddress {
+/// Package-wide: the test support's loopback client connects with it too.
+package struct SocketAddress {
     enum Storage {
         case v4(sockaddr_in)
         case v6(sockaddr_in6)
     }
 
     let storage: Storage
-    let displayHost: String
+    /// The host as it appears in a URL or `Host` header (`[::1]` for IPv6).
+    package let displayHost: String
 
-    init?(host: String, port: UInt16) {
+    package init?(host: String, port: UInt16) {
         var literal = host
         if literal == "localhost" { literal = "127.0.0.1" }
         if literal.hasPrefix("["), literal.hasSuffix("]") { literal = String(literal.dropFirst().dropLast()) }
@@ -46,13 +48,21 @@ struct SocketAddress {
     /// `::`: every interface; served dual-stack so IPv4 clients reach it too.
     var isIPv6Any: Bool { displayHost == "[::]" }
 
-    var isIPv6: Bool {
+    package var isIPv6: Bool {
         if case .v6 = storage { return true }
         return false
     }
 
+    /// The size of the address `withSockAddr` passes.
+    package var length: socklen_t {
+        switch storage {
+        case .v4: socklen_t(MemoryLayout<sockaddr_in>.size)
+        case .v6: socklen_t(MemoryLayout<sockaddr_in6>.size)
+        }
+    }
+
     /// Calls `body` with a `sockaddr` pointer valid for the call.
-    func withSockAddr<Result>(_ body: (UnsafePointer<sockaddr>) -> Result) -> Result {
+    package func withSockAddr<Result>(_ body: (UnsafePointer<sockaddr>) -> Result) -> Result {
         switch storage {
         case .v4(var address):
             return withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1, body) }
