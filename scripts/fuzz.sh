@@ -11,6 +11,10 @@ export SWIFT_BACKTRACE=enable=no
 out=.build/fuzz
 mkdir -p "$out" fuzz-artifacts
 corpus_root=../shared/corpus
+if [ ! -d "$corpus_root" ]; then
+    echo "fuzz: $corpus_root is missing: the fuzzers are seeded from the shared corpus beside the clone" >&2
+    exit 1
+fi
 
 build() {  # name module-name module-sources... entry-file
     # The entry file is compiled into the module itself, so its

@@ -3,5 +3,5 @@
 # missing), build in release and serve. Arguments go to `interlude serve`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+source scripts/install-deps.sh
 exec swift run -c release interlude serve "$@"

@@ -2,7 +2,9 @@ import Foundation
 
 /// SDK-wide settings, fixed when the ``AdsLoader`` is created. IMA's `IMASettings`.
 public struct Settings: Sendable, Hashable {
-    /// Publisher-provided ID, sent to ad servers that support it. Default nil.
+    /// Publisher-provided ID (IMA's `ppid`). Default nil. VAST has no macro
+    /// for it: a tag that wants it carries it in its own URL, so the SDK does
+    /// not send it by itself.
     public var ppid: String?
     /// UI language as a BCP 47 tag (`en`, `pt-BR`): picks the localized UI
     /// strings and is sent as `Accept-Language`. Default `en`.
@@ -17,9 +19,12 @@ public struct Settings: Sendable, Hashable {
     public var playerType: String?
     /// The player's version, sent in the user agent. Default nil.
     public var playerVersion: String?
-    /// A session identifier; generated per loader when nil.
+    /// The app's session identifier (IMA's `sessionID`), for the app's own
+    /// bookkeeping; VAST has no macro for it, so the SDK sends it nowhere by
+    /// itself. Default nil.
     public var sessionID: String?
-    /// Log what the SDK does through the loader's logger. Default false.
+    /// Log what the SDK does: with no logger given to the ``AdsLoader``, it
+    /// writes to standard error (``StandardErrorLogger``). Default false.
     public var enableDebugMode: Bool = false
 
     // Interlude additions.

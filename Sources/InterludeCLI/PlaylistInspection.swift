@@ -18,7 +18,7 @@ func inspectPlaylist(bytes: [UInt8], json: Bool) -> (output: String, exitCode: I
     let exitCode: Int32 = report.isValid ? 0 : 1
     if json {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(report) else { return ("{}\n", 1) }
         return (String(decoding: data, as: UTF8.self) + "\n", exitCode)
     }

@@ -66,7 +66,13 @@ public final class AdServer: Sendable {
 
     /// `http://host:port` of this server (IPv6 hosts bracketed).
     public var baseURL: String {
-        let host = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host
+        // Bound to every interface, the server is reached (and linked) on loopback.
+        let host =
+            switch configuration.host {
+            case "0.0.0.0": "127.0.0.1"
+            case "::", "[::]": "::1"
+            default: configuration.host
+            }
         return "http://\(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host):\(port)"
     }
 

@@ -41,6 +41,14 @@ func makeLoader(
 @Suite("Ads loader")
 @MainActor
 struct AdsLoaderTests {
+    @Test func debugModeLogsToStandardErrorUnlessTheAppGaveALogger() {
+        var settings = Settings()
+        #expect(AdsLoader.logger(SilentLogger(), for: settings) is SilentLogger)
+        settings.enableDebugMode = true
+        #expect(AdsLoader.logger(SilentLogger(), for: settings) is StandardErrorLogger)
+        #expect(AdsLoader.logger(RecordingLogger(), for: settings) is RecordingLogger)
+    }
+
     @Test func loadersOnOneJournalDirectoryShareOneQueue() {
         var settings = Settings()
         settings.beaconJournalDirectory = Corpus.packageRoot.appendingPathComponent(

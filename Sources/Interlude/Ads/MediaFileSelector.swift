@@ -3,7 +3,7 @@ import InterludeVAST
 /// What the player can play and wants, for choosing among media files.
 public struct MediaPreferences: Sendable, Hashable {
     /// MIME types the player plays, in no particular order. Default: MP4,
-    /// HLS, QuickTime, WebM (never VPAID JavaScript or Flash).
+    /// HLS, QuickTime, WebM and 3GPP (never VPAID JavaScript or Flash).
     public var mimeTypes: [String]
     /// Preferred bitrate in kbps; nil picks by display height. IMA's `bitrate` (auto = −1).
     public var bitrate: Int?

@@ -10,12 +10,10 @@ struct LoaderServices: Sendable {
     /// Sends the error pings a resolution owes, each with its `[ERRORCODE]`.
     func fire(_ pings: [ErrorPing]) async {
         guard !pings.isEmpty else { return }
-        let beacons = pings.compactMap { ping -> Beacon? in
-            let url = ping.url.trimmingWhitespace
-            guard url.isHTTPURLString else { return nil }
-            return Beacon(
-                url: resolver.macros.fill(url, with: [.errorCode: .value(String(ping.code.rawValue))]), event: "error",
-                adID: "load", createdAt: resolver.macros.now())
+        let beacons = pings.compactMap { ping in
+            Beacon(
+                template: ping.url, values: [.errorCode: .value(String(ping.code.rawValue))], event: "error",
+                adID: "load", macros: resolver.macros)
         }
         await beaconQueue.enqueue(beacons)
     }
@@ -51,6 +49,7 @@ public final class AdsLoader {
         logger: any AdLogger = SilentLogger(), macros: VASTMacroFiller = VASTMacroFiller()
     ) {
         self.settings = settings
+        let logger = AdsLoader.logger(logger, for: settings)
         let http = httpClient ?? URLSessionHTTPClient(maxResponseSize: settings.maxResponseSize)
         let directory = AdsLoader.journalDirectory(for: settings)
         let queue: BeaconQueue
@@ -80,6 +79,11 @@ public final class AdsLoader {
         services = LoaderServices(
             resolver: WrapperResolver(http: http, clock: clock, settings: settings, logger: logger, macros: macros),
             beaconQueue: queue, logger: logger)
+    }
+
+    /// The app's logger; with `enableDebugMode` and none given, standard error.
+    static func logger(_ given: any AdLogger, for settings: Settings) -> any AdLogger {
+        settings.enableDebugMode && given is SilentLogger ? StandardErrorLogger() : given
     }
 
     /// The live queue of each journal directory in this process.

@@ -65,6 +65,15 @@ public protocol HTTPClient: Sendable {
 
 extension HTTPClient {
     public var enforcesTimeout: Bool { false }
+
+    /// Sends `request` with the whole exchange bounded by its timeout on
+    /// `clock`: raced against a timer unless the client does it itself.
+    func send(_ request: HTTPRequest, deadlineOn clock: any AdClock) async throws -> HTTPResponse {
+        if enforcesTimeout { return try await send(request) }
+        return try await withDeadline(
+            clock.now + request.timeout, clock: clock, onTimeout: { HTTPClientError.timedOut },
+            operation: { try await self.send(request) })
+    }
 }
 
 extension URL {

@@ -83,7 +83,6 @@ private struct Exchange {
     var maxRedirects: Int
     var deadline: any DispatchSourceTimer
     var redirects = 0
-    var response: HTTPURLResponse?
     var body = Data()
     var failure: HTTPClientError?
 }
@@ -170,7 +169,7 @@ private final class ExchangeTable: NSObject, URLSessionDataDelegate, @unchecked 
             exchange.continuation.resume(
                 throwing: code == NSURLErrorTimedOut
                     ? HTTPClientError.timedOut : HTTPClientError.unreachable(error.localizedDescription))
-        } else if let response = (task.response as? HTTPURLResponse) ?? exchange.response {
+        } else if let response = task.response as? HTTPURLResponse {
             var headers: [String: String] = [:]
             for (key, value) in response.allHeaderFields {
                 headers[String(describing: key).lowercased()] = String(describing: value)

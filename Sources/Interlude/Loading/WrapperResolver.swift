@@ -37,12 +37,7 @@ struct WrapperResolver: Sendable {
 
     /// Resolves a VAST document embedded in a VMAP break (`VASTAdData`).
     func resolve(vast: VASTDocument, documentURL: URL?) async -> AdResolution {
-        let context = ResolutionContext()
-        let visited: Set<String> = documentURL.map { [$0.absoluteString] } ?? []
-        let outcome = await resolveDocument(
-            vast, documentURL: documentURL, chain: [], visited: visited, allowMultipleAds: true,
-            followWrappers: true, context)
-        return context.result(outcome)
+        await resolveRoot(.vast(vast), documentURL: documentURL, ResolutionContext())
     }
 
     private func resolveRoot(_ document: AdDocument, documentURL: URL?, _ context: ResolutionContext) async
@@ -200,14 +195,7 @@ struct WrapperResolver: Sendable {
         let started = clock.now
         let response: HTTPResponse
         do {
-            let http = self.http
-            if http.enforcesTimeout {
-                response = try await http.send(request)
-            } else {
-                response = try await withDeadline(
-                    started + timeout, clock: clock, onTimeout: { HTTPClientError.timedOut },
-                    operation: { try await http.send(request) })
-            }
+            response = try await http.send(request, deadlineOn: clock)
         } catch {
             let reason: String
             switch error as? HTTPClientError {
@@ -246,11 +234,7 @@ struct WrapperResolver: Sendable {
                 type: .loadingFailed, code: depth == 0 ? .vastEmptyResponse : .vastInvalidURL,
                 message: "the response body is empty")
         }
-        guard body.count <= settings.maxResponseSize else {
-            throw AdError(
-                type: .loadingFailed, code: .vastMalformedResponse,
-                message: "the response is larger than \(settings.maxResponseSize) bytes")
-        }
+        // The parser enforces the size limit (code 100), as it does for every document.
         do {
             let parser = VASTParser(options: .init(maxDocumentSize: settings.maxResponseSize))
             return try parser.parse(body).document

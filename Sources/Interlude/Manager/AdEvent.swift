@@ -13,7 +13,8 @@ public struct AdEvent: Sendable, Hashable {
     public var type: EventType
     /// The ad the event is about, when there is one.
     public var ad: Ad?
-    /// Extra facts (for `log`: `message`, `errorCode`).
+    /// Extra facts (for `log`: `message`; for `adBreakFetchError`:
+    /// `errorCode` and `message`; for break events: `breakId`).
     public var adData: [String: String]
 
     public init(type: EventType, ad: Ad? = nil, adData: [String: String] = [:]) {

@@ -375,6 +375,9 @@ public final class AdsManager {
             case .progress(let mediaTime, let totalTime):
                 delegate?.adsManager(self, adDidProgressToTime: mediaTime, totalTime: totalTime)
             case .ui(let state):
+                // Most ticks leave the UI as it was (the countdown moves once a
+                // second): the delegate hears of changes only.
+                guard state != uiState else { continue }
                 uiState = state
                 delegate?.adsManager(self, didUpdate: state)
             case .openClickThrough(let url):

@@ -14,11 +14,9 @@ public enum BreakTracking {
         ]
         if let errorCode { values[.errorCode] = .value(String(errorCode.rawValue)) }
         return slot.adBreak.trackingEvents.filter { $0.event == event }.compactMap { tracking in
-            let url = tracking.url.trimmingWhitespace
-            guard url.isHTTPURLString else { return nil }
-            return Beacon(
-                url: macros.fill(url, with: values), event: event.rawValue,
-                adID: "break-\(slot.adBreak.breakID ?? String(slot.id))", createdAt: macros.now())
+            Beacon(
+                template: tracking.url, values: values, event: event.rawValue,
+                adID: "break-\(slot.adBreak.breakID ?? String(slot.id))", macros: macros)
         }
     }
 }

@@ -186,13 +186,10 @@ public struct AdTracker: Sendable {
         _ template: VASTURLTemplate, event: String, at mediaTime: TimeInterval, contentPlayhead: TimeInterval? = nil,
         errorCode: VASTErrorCode? = nil
     ) -> Beacon? {
-        let trimmed = template.trimmingWhitespace
-        guard trimmed.isHTTPURLString else {
-            return nil  // about:blank, javascript:, empty
-        }
-        let url = macros.fill(
-            trimmed, with: macroValues(at: mediaTime, contentPlayhead: contentPlayhead, errorCode: errorCode))
-        return Beacon(url: url, event: event, adID: ad.ad.id ?? "", createdAt: macros.now())
+        Beacon(
+            template: template,
+            values: macroValues(at: mediaTime, contentPlayhead: contentPlayhead, errorCode: errorCode),
+            event: event, adID: ad.ad.id ?? "", macros: macros)
     }
 
     private func macroValues(at mediaTime: TimeInterval, contentPlayhead: TimeInterval?, errorCode: VASTErrorCode?)

@@ -1,4 +1,5 @@
 import Foundation
+import InterludeVAST
 
 /// One tracking ping owed to a server: a filled URL and what it reports.
 public struct Beacon: Sendable, Hashable, Codable {
@@ -20,6 +21,17 @@ public struct Beacon: Sendable, Hashable, Codable {
         self.adID = adID
         self.idempotencyKey = idempotencyKey
         self.createdAt = createdAt
+    }
+
+    /// The beacon a tracking URL template owes, its macros filled with
+    /// `values`; nil for what is never sent (`about:blank`, `javascript:`, empty).
+    init?(
+        template: String, values: [VASTMacro: VASTMacroValue] = [:], event: String, adID: String,
+        macros: VASTMacroFiller
+    ) {
+        let trimmed = template.trimmingWhitespace
+        guard trimmed.isHTTPURLString else { return nil }
+        self.init(url: macros.fill(trimmed, with: values), event: event, adID: adID, createdAt: macros.now())
     }
 }
 

@@ -43,7 +43,6 @@ public actor BeaconQueue {
     private var journal: BeaconJournal?
 
     private var lanes: [String: [Beacon]] = [:]
-    private var laneOrder: [String] = []
     private var workers: [String: Task<Void, Never>] = [:]
     private var inMemory: Set<String> = []
     private var spilled = false
@@ -140,7 +139,6 @@ public actor BeaconQueue {
                 continue
             }
             inMemory.insert(beacon.idempotencyKey)
-            if lanes[beacon.adID] == nil { laneOrder.append(beacon.adID) }
             lanes[beacon.adID, default: []].append(beacon)
             if workers[beacon.adID] == nil {
                 let adID = beacon.adID
@@ -163,7 +161,6 @@ public actor BeaconQueue {
         }
         guard !Task.isCancelled else { return }
         lanes[adID] = nil
-        laneOrder.removeAll { $0 == adID }
         workers[adID] = nil
         if spilled, inMemory.count < policy.maxInMemory / 2 { reloadSpilled() }
         if workers.isEmpty && !spilled { resumeIdleWaiters() }
@@ -206,14 +203,8 @@ public actor BeaconQueue {
             let request = HTTPRequest(
                 url: url, headers: ["User-Agent": userAgent, "Idempotency-Key": beacon.idempotencyKey],
                 timeout: policy.requestTimeout)
-            let http = self.http
             do {
-                let response =
-                    http.enforcesTimeout
-                    ? try await http.send(request)
-                    : try await withDeadline(
-                        clock.now + policy.requestTimeout, clock: clock, onTimeout: { HTTPClientError.timedOut },
-                        operation: { try await http.send(request) })
+                let response = try await http.send(request, deadlineOn: clock)
                 // Server errors and throttling are worth a retry; any other answer is final.
                 if response.statusCode < 500, response.statusCode != 429, response.statusCode != 408 {
                     if response.statusCode >= 400 {

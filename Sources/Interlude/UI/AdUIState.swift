@@ -1,8 +1,9 @@
 import Foundation
 
 /// What the custom ad UI shows right now: the seed's three elements (Learn
-/// More, skip button, countdown) as a value. Published on every progress
-/// tick and every event; UIKit, SwiftUI and the terminal player only draw it.
+/// More, skip button, countdown) as a value. Computed when an ad starts, on
+/// every progress tick and when the break ends, and published when it
+/// changes; UIKit, SwiftUI and the terminal player only draw it.
 public struct AdUIState: Sendable, Hashable {
     /// Whether the app's custom UI should show at all: only while an ad plays
     /// whose ``Ad/isUiDisabled`` is true and `disableUi` was requested.
@@ -47,8 +48,8 @@ public struct AdUIState: Sendable, Hashable {
 
     /// The state while `ad` plays at `mediaTime` of `totalTime` seconds, as
     /// the guide's `adDidProgressToTime:totalTime:` computes it. Before the
-    /// first progress tick (`mediaTime` nil) the texts are empty, as the
-    /// guide's `showCustomUi` leaves them.
+    /// first progress tick (`mediaTime` nil) the countdown and skip texts are
+    /// empty, as the guide's `showCustomUi` leaves them (Learn More is set).
     public static func playing(
         _ ad: Ad, mediaTime: TimeInterval?, totalTime: TimeInterval, disableUi: Bool, strings: AdUIStrings
     ) -> AdUIState {

@@ -50,8 +50,8 @@ public struct AdUIStrings: Sendable, Hashable {
         return .english
     }
 
-    /// Fills `%@`, `%1$@`… placeholders (Foundation-free, so every platform
-    /// formats the same).
+    /// Fills `%@`, `%1$@`… placeholders itself rather than through
+    /// `String(format:)`, so every platform formats the same.
     static func format(_ template: String, _ arguments: [String]) -> String {
         var result = template
         for (index, argument) in arguments.enumerated() {

@@ -185,6 +185,10 @@ final class PlaySession: AdsManagerDelegate {
         redraw()
     }
 
+    func adsManager(_ adsManager: AdsManager, adDidProgressToTime mediaTime: TimeInterval, totalTime: TimeInterval) {
+        redraw()
+    }
+
     func adsManager(_ adsManager: AdsManager, didUpdate uiState: AdUIState) {
         if options.autoSkip, !autoSkipped, uiState.skipButtonEnabled {
             autoSkipped = true

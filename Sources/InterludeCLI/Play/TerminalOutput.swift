@@ -115,7 +115,9 @@ final class TerminalOutput: @unchecked Sendable {
 
     func jsonLine(_ fields: [String: String]) {
         guard json else { return }
-        let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data()
+        let data =
+            (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data()
         write(String(decoding: data, as: UTF8.self) + "\n")
     }
 

@@ -33,7 +33,7 @@ public struct HLSError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let mixedPlaylistKinds = Code("mixedPlaylistKinds")
         /// The playlist is not of the kind the caller asked for.
         public static let wrongPlaylistKind = Code("wrongPlaylistKind")
-        /// An `EXT-X-STREAM-INF` is not followed by a URI line.
+        /// An `EXT-X-STREAM-INF` or `EXTINF` is not followed by a URI line.
         public static let missingURI = Code("missingURI")
         /// The SCTE-35 text is not valid hex or base64.
         public static let invalidEncoding = Code("invalidEncoding")

@@ -150,8 +150,9 @@ public struct MediaPlaylist: Sendable, Hashable {
     // MARK: Timeline
 
     /// Derives each segment's media sequence, discontinuity sequence, start
-    /// time and program date time from the tags. The parser and the splicer
-    /// call it; call it after editing ``segments`` by hand.
+    /// time and program date time from the tags. The splicer calls it (the
+    /// parser derives the same while reading); call it after editing
+    /// ``segments`` by hand.
     public mutating func updateTimeline() {
         updateTimeline(from: 0)
     }

@@ -6,8 +6,10 @@ public struct HLSParserOptions: Sendable, Hashable {
     /// The longest line accepted, in bytes; 64 KiB by default.
     public var maximumLineLength: Int
     /// Values for `EXT-X-DEFINE:IMPORT=` names, taken from the multivariant
-    /// playlist (RFC 8216bis 4.4.2.3); empty by default, in which case imported
-    /// names count as defined but are not substituted.
+    /// playlist (RFC 8216bis 4.4.2.3). Parsing only checks that references
+    /// are defined, and an `IMPORT` name always counts as defined, so these
+    /// values are not used by the parser itself: substitution is
+    /// ``MediaPlaylist/resolvingVariables(imported:queryParameters:)``'s job.
     public var importedVariables: [String: String]
 
     /// Creates options; every parameter has the default described above.

@@ -39,7 +39,7 @@ struct HLSPlaylistBuilder {
         self.bytes = bytes
         self.recovering = recovering
         self.reader = HLSLineReader(bytes: bytes, maximumLineLength: options.maximumLineLength)
-        self.variables = HLSVariableScope(imported: options.importedVariables)
+        self.variables = HLSVariableScope()
         header.reserveCapacity(8)
         segments.reserveCapacity(max(4, bytes.count / 48))
     }

@@ -1,21 +1,14 @@
 /// The variables an `EXT-X-DEFINE` made known (RFC 8216bis 4.4.2.3), used to
 /// reject references to undefined names, which the RFC makes a parse error.
 struct HLSVariableScope {
-    private(set) var values: [String: String] = [:]
+    /// Names a NAME, IMPORT or QUERYPARAM definition made known. Values are
+    /// not needed here: `MediaPlaylist.resolvingVariables(imported:queryParameters:)` substitutes.
     private var names: Set<String> = []
-    private let imported: [String: String]
-
-    init(imported: [String: String]) { self.imported = imported }
 
     mutating func define(_ attributes: HLSAttributeList) {
-        if let name = attributes.string("NAME") {
-            names.insert(name)
-            values[name] = attributes.string("VALUE") ?? ""
-        } else if let name = attributes.string("IMPORT") {
-            names.insert(name)
-            if let value = imported[name] { values[name] = value }
-        } else if let name = attributes.string("QUERYPARAM") {
-            // Its value comes from the playlist URL, which a parser of bytes does not see.
+        // IMPORT values come from the multivariant playlist and QUERYPARAM
+        // values from the playlist URL: either way the name is defined.
+        if let name = attributes.string("NAME") ?? attributes.string("IMPORT") ?? attributes.string("QUERYPARAM") {
             names.insert(name)
         }
     }

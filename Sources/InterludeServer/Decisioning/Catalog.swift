@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the server can serve: creatives and the ad rules (VMAP schedule).
-/// Read from JSON (schema in README-server.md); ``Catalog/builtIn`` is the
+/// Read from JSON (schema in the README's catalog section); ``Catalog/builtIn`` is the
 /// default for `interlude serve` with no `--catalog`.
 public struct Catalog: Sendable, Hashable, Codable {
     /// Creatives, in the order `/vast` picks them.

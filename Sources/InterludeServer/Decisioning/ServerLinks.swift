@@ -1,3 +1,5 @@
+import InterludeVAST
+
 /// The URLs a served document points at: all on the server that answered,
 /// all carrying the session. Beacon URLs keep VAST macros for the player.
 public struct ServerLinks: Sendable, Hashable {
@@ -46,5 +48,5 @@ public struct ServerLinks: Sendable, Hashable {
     /// A media file URL.
     public func media(_ fileName: String) -> String { "\(baseURL)/media/\(Self.encode(fileName))" }
 
-    static func encode(_ text: String) -> String { PercentDecoding.encode(text) }
+    static func encode(_ text: String) -> String { VASTMacroFiller.percentEncode(text) }
 }

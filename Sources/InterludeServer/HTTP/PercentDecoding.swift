@@ -1,3 +1,5 @@
+import Foundation
+
 /// Percent-decoding of URL parts (RFC 3986 §2.1).
 enum PercentDecoding {
     /// Decodes `%XX` escapes (and `+` as space when `plusAsSpace`). Returns
@@ -27,7 +29,8 @@ enum PercentDecoding {
                 index = utf8.index(after: index)
             }
         }
-        return String(validating: bytes, as: UTF8.self)
+        // Not `String(validating:as:)`: it needs macOS 15, and the server builds for macOS 13.
+        return String(bytes: bytes, encoding: .utf8)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
@@ -37,22 +40,5 @@ enum PercentDecoding {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
         }
-    }
-
-    /// Percent-encodes everything except RFC 3986 unreserved characters.
-    static func encode(_ text: String) -> String {
-        var output = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                output.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                output += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return output
     }
 }

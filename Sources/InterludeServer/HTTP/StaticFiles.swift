@@ -29,8 +29,7 @@ public struct StaticFiles: Sendable {
         guard resolved.hasPrefix(root + "/") else {
             throw HTTPError(status: 403, message: "path leaves the media directory")
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        guard Self.regularFileSize(atPath: resolved) != nil else {
             throw .notFound("no media file \(segments.joined(separator: "/"))")
         }
         return resolved
@@ -38,9 +37,7 @@ public struct StaticFiles: Sendable {
 
     /// A 200 or 206 answer for the file (or 416 for a range past its end).
     public func response(path: String, rangeHeader: String?) throws(HTTPError) -> HTTPResponse {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            let size = (attributes[.size] as? NSNumber)?.uint64Value
-        else { throw .notFound("no media file") }
+        guard let size = Self.regularFileSize(atPath: path) else { throw .notFound("no media file") }
         var headers = HTTPHeaders([
             ("Content-Type", Self.mimeType(for: path)), ("Accept-Ranges", "bytes"),
             ("Cache-Control", "public, max-age=3600"),
@@ -62,14 +59,23 @@ public struct StaticFiles: Sendable {
 
     /// MIME type by extension.
     public static func mimeType(for path: String) -> String {
-        let types = [
-            "mp4": "video/mp4", "m4v": "video/mp4", "m4a": "audio/mp4", "webm": "video/webm", "mov": "video/quicktime",
-            "ts": "video/mp2t", "m3u8": "application/vnd.apple.mpegurl", "mp3": "audio/mpeg", "aac": "audio/aac",
-            "vtt": "text/vtt", "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif",
-            "json": "application/json", "xml": "application/xml", "txt": "text/plain; charset=utf-8",
-        ]
         let ext = (path as NSString).pathExtension.lowercased()
-        return types[ext] ?? "application/octet-stream"
+        return mimeTypes[ext] ?? "application/octet-stream"
+    }
+
+    private static let mimeTypes = [
+        "mp4": "video/mp4", "m4v": "video/mp4", "m4a": "audio/mp4", "webm": "video/webm", "mov": "video/quicktime",
+        "ts": "video/mp2t", "m3u8": "application/vnd.apple.mpegurl", "mp3": "audio/mpeg", "aac": "audio/aac",
+        "vtt": "text/vtt", "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif",
+        "json": "application/json", "xml": "application/xml", "txt": "text/plain; charset=utf-8",
+    ]
+
+    /// The size of a regular file, by one `stat`: `FileManager`'s attributes
+    /// on Linux also look up owner and group names, per media request.
+    static func regularFileSize(atPath path: String) -> UInt64? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return UInt64(info.st_size)
     }
 }
 

@@ -90,13 +90,18 @@ public final class BeaconStore: Sendable {
             defer { statement.finalize() }
             statement.bind(1, session)
             var beacons: [Beacon] = []
+            // One decoder and one formatter per read, not per row.
+            let decoder = JSONDecoder()
+            let formatter = Self.iso8601Formatter()
             while try statement.step() {
                 let macrosJSON = Data((statement.text(5) ?? "{}").utf8)
                 beacons.append(
                     Beacon(
                         id: statement.int64(0), session: statement.text(1) ?? "", ad: statement.text(2) ?? "",
-                        event: statement.text(3) ?? "", receivedAt: Self.iso8601(milliseconds: statement.int64(4)),
-                        macros: (try? JSONDecoder().decode([String: String].self, from: macrosJSON)) ?? [:],
+                        event: statement.text(3) ?? "",
+                        receivedAt: formatter.string(
+                            from: Date(timeIntervalSince1970: Double(statement.int64(4)) / 1000)),
+                        macros: (try? decoder.decode([String: String].self, from: macrosJSON)) ?? [:],
                         query: statement.text(6) ?? "", idempotencyKey: statement.text(7)))
             }
             return beacons
@@ -172,9 +177,10 @@ public final class BeaconStore: Sendable {
         }
     }
 
-    static func iso8601(milliseconds: Int64) -> String {
+    /// `2026-11-29T23:24:26.123Z`, as beacons are reported.
+    static func iso8601Formatter() -> ISO8601DateFormatter {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        return formatter
     }
 }

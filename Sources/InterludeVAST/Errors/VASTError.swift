@@ -2,7 +2,8 @@
 ///
 /// Thrown by ``VASTParser``. `code` is the number a player puts into
 /// `[ERRORCODE]`: 100 for malformed XML (with ``line`` and ``column``), 101
-/// for schema violations in strict mode, 102 for an unsupported version or a
+/// for most schema violations in strict mode (a few carry their own code,
+/// such as 403 for a linear ad without media), 102 for an unsupported version or a
 /// root that is neither VAST nor VMAP, 1000–1002 for VMAP documents.
 public struct VASTError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The VAST or VMAP error code.

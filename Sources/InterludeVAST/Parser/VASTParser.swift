@@ -4,8 +4,10 @@ import Foundation
 ///
 /// Lenient by default, as players are: what is usable is kept and the rest
 /// is reported in ``VASTParseResult/diagnostics``. In ``Mode/strict`` the
-/// schema's required elements and attribute formats are enforced and any
-/// violation throws a ``VASTError`` with code 101.
+/// schema's required elements and attribute formats are enforced and the
+/// first violation throws a ``VASTError`` with its own code (101 for most
+/// schema violations; e.g. 403 for an inline linear ad without a media file,
+/// or a 1000-range code for VMAP).
 ///
 /// ```swift
 /// let result = try VASTParser().parse(data)
@@ -16,7 +18,8 @@ public struct VASTParser: Sendable {
     public enum Mode: String, Hashable, Sendable {
         /// Keep what is usable, collect warnings (the default; what players do).
         case lenient
-        /// Schema-required elements and attribute formats enforced (error 101).
+        /// Schema-required elements and attribute formats enforced: the first
+        /// violation throws with its code (mostly 101).
         case strict
     }
 

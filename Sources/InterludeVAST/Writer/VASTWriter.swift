@@ -1,8 +1,9 @@
 /// Writes VAST and VMAP model values as XML.
 ///
 /// URLs and text go into CDATA sections; a `]]>` inside a value is split
-/// across two sections. For every model `x`, `parse(write(x)) == x` holds
-/// (text values are compared trimmed, as the parser trims them). Raw XML of
+/// across two sections. For a model `x` as the parser makes them,
+/// `parse(write(x)) == x` holds (text values are compared trimmed, as the
+/// parser trims them; an element whose URL is empty is dropped on reading). Raw XML of
 /// extensions is written as is and must be well-formed.
 public struct VASTWriter: Sendable {
     /// Indent nested elements (default true); false writes one line.

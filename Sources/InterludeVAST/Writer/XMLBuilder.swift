@@ -22,15 +22,6 @@ struct XMLBuilder {
         depth += 1
     }
 
-    mutating func open(_ name: String, attributeList: [(String, String?)]) {
-        pad()
-        output += "<" + name
-        for (key, value) in attributeList { appendAttribute(key, value) }
-        output += ">"
-        newline()
-        depth += 1
-    }
-
     mutating func close(_ name: String) {
         depth -= 1
         pad()
@@ -61,12 +52,6 @@ struct XMLBuilder {
         } else {
             output += ">" + raw + "</" + name + ">"
         }
-        newline()
-    }
-
-    mutating func empty(_ name: String, _ attributes: KeyValuePairs<String, String?> = [:]) {
-        startTag(name, attributes)
-        output += "/>"
         newline()
     }
 
