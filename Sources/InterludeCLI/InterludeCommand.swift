@@ -12,7 +12,8 @@ enum InterludeCommand {
                            its wrapper chain followed (each hop, then the merged ads)
                            options: --json (machine-readable), --strict (schema enforced)
           serve            run the reference ad stack (VAST, VMAP, wrappers, media, beacons,
-                           fault routes); options: --host, --port, --data-dir, --catalog
+                           fault routes); options: --host, --port, --data-dir, --catalog,
+                           --threads, --no-media, --quiet
           play URL         play a VAST or VMAP tag in the terminal with the custom ad UI
                            options: --speed N, --content-duration S, --language TAG, --json
           demo             the whole system: the ad stack in-process, its VMAP played in the
