@@ -54,13 +54,17 @@ extension LiveStitchTimeline {
             index += 1
         }
         if writer.firstSequence == nil {
-            // Nothing to show yet (a window inside a break whose first pod
-            // segment the origin has not covered): the next number stands.
-            let sequence = window.sequence(at: window.count)
-            writer.firstSequence = UInt64(Int64(sequence) + sequenceOffset)
-            writer.firstDiscontinuity = UInt64(
-                Int64(origin.segments.last?.discontinuitySequence ?? origin.discontinuitySequence) + discontinuityOffset
-            )
+            // Nothing to show (a window inside a break whose pod segments it
+            // does not reach): the next segment's number stands.
+            if let sequence = writer.nextSequence {
+                writer.firstSequence = sequence
+                writer.firstDiscontinuity = writer.currentDiscontinuity
+            } else {
+                writer.firstSequence = UInt64(Int64(window.sequence(at: window.count)) + sequenceOffset)
+                writer.firstDiscontinuity = UInt64(
+                    Int64(origin.segments.last?.discontinuitySequence ?? origin.discontinuitySequence)
+                        + discontinuityOffset)
+            }
         }
         return writer.playlist()
     }

@@ -54,6 +54,9 @@ extension LiveStitchTimeline {
         case .replace:
             if let pod = try window.pod(for: request, from: pods) {
                 try AdSplicer.validate(pod)
+                try AdSplicer.validateContainers(
+                    pod, contentMap: origin.keyAndMapInForce(at: min(lower, origin.segments.count - 1)).map,
+                    contentFollows: true)
                 isReplaced = true
             } else {
                 isReplaced = false
