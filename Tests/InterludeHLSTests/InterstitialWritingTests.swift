@@ -57,11 +57,16 @@ import Testing
     }
 
     @Test func liveInterstitialsKeepTheOriginsNumberingAndAnnounceEachBreak() throws {
-        let origin = SimulatedLiveOrigin(style: .dateRange, breaks: [.init(start: 8, length: 6)])
+        // The source wraps (DISCONTINUITY) inside the break: it stays, counted as the origin counts it.
+        var origin = SimulatedLiveOrigin(style: .dateRange, breaks: [.init(start: 8, length: 6)])
+        origin.loopLength = 10
         var harness = LiveStitchHarness(origin, options: .init(mode: .interstitials))
         let reloads = try harness.replay(5...20)
         expectNoFindings(LiveReloadChecker.check(reloads))
         #expect(streamURIs(reloads) == content(0...20))
+        #expect(
+            reloads.map(\.discontinuitySequence)
+                == reloads.map { origin.wraps(before: Int($0.mediaSequence)) }.map(UInt64.init))
         let all = segmentsBySequence(reloads)
         let range = try #require(all[8]?.dateRanges.first)
         #expect(range.isInterstitial)

@@ -120,6 +120,7 @@ extension LiveStitchTimeline {
         let contentDuration = window.time(at: endIndex) - start
         var outputCount = Int(originEnd - record.originStart)
         var added = 0
+        var removed = 0
         if record.isReplaced, options.mode == .replace {
             let pod = try window.pod(for: record.request, from: pods)
             let layout = BreakLayout(
@@ -130,12 +131,13 @@ extension LiveStitchTimeline {
             // there or the next break's pod (with its own) follows at once.
             let nextPodFollows = nextStart == originEnd && nextIsReplaced
             added = layout.runCount + (resume.isDiscontinuity || nextPodFollows ? 0 : 1)
+            // The origin's own DISCONTINUITY tags inside the break go with its segments.
+            let before = resume.discontinuitySequence - (resume.isDiscontinuity ? 1 : 0)
+            removed = Int(before &- record.originDiscontinuityBase)
         }
-        let before = resume.discontinuitySequence - (resume.isDiscontinuity ? 1 : 0)
         record.end = LiveBreakRecord.End(
             originCount: Int(originEnd - record.originStart), contentDuration: contentDuration,
-            outputCount: outputCount, discontinuitiesAdded: added,
-            originDiscontinuitiesRemoved: Int(before &- record.originDiscontinuityBase))
+            outputCount: outputCount, discontinuitiesAdded: added, originDiscontinuitiesRemoved: removed)
     }
 
     /// Seconds from the window's start to the break's start (negative once
