@@ -1,6 +1,12 @@
 import Foundation
 import InterludeHLS
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The live stitcher's per-reload CPU: parse the origin window, find its
 /// breaks, stitch with the stored state (`LiveStitchTimeline`), write.
 enum HLSLiveBench {
@@ -25,32 +31,56 @@ enum HLSLiveBench {
         var write: Double
     }
 
+    /// Like `HLSBenchResult.measure`, in this thread's CPU time: on a shared
+    /// machine the wall clock also counts the time other processes ran.
+    static func measureCPU(_ body: () -> Void) -> Double {
+        func now() -> Double {
+            var time = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+            return Double(time.tv_sec) * 1e6 + Double(time.tv_nsec) / 1e3
+        }
+        var iterations = 1
+        while true {
+            let start = now()
+            for _ in 0..<iterations { body() }
+            if now() - start > 50_000 { break }
+            iterations *= 2
+        }
+        var best = Double.infinity
+        for _ in 0..<7 {
+            let start = now()
+            for _ in 0..<iterations { body() }
+            best = min(best, (now() - start) / Double(iterations))
+        }
+        return best
+    }
+
     static func run(liveBytes: [UInt8]) throws -> Result {
         let parser = HLSParser()
         let pods = Pods()
         var warmed = LiveStitchTimeline()
         _ = try warmed.stitch(bytes: liveBytes, pods: pods)
         let steady = warmed
-        let steadyReload = HLSBenchResult.measure {
+        let steadyReload = measureCPU {
             var timeline = steady
             _ = try? timeline.stitch(bytes: liveBytes, pods: pods, parser: parser)
         }
-        let statelessSplice = HLSBenchResult.measure {
+        let statelessSplice = measureCPU {
             guard var parsed = try? parser.parseMedia(liveBytes), let found = parsed.adBreaks.first else { return }
             guard (try? parsed.replaceAdBreak(found, with: HLSBenchPlaylists.threeAdPod)) != nil else { return }
             _ = HLSWriter.bytes(parsed)
         }
         let origin = try parser.parseMedia(liveBytes)
         let stitched = try warmed.stitch(origin, pods: pods)
-        let parse = HLSBenchResult.measure { _ = try? parser.parseMedia(liveBytes) }
-        let stitch = HLSBenchResult.measure {
+        let parse = measureCPU { _ = try? parser.parseMedia(liveBytes) }
+        let stitch = measureCPU {
             var timeline = steady
             _ = try? timeline.stitch(origin, pods: pods)
         }
-        let write = HLSBenchResult.measure { _ = HLSWriter.bytes(stitched) }
+        let write = measureCPU { _ = HLSWriter.bytes(stitched) }
         let windows = (0..<40).map { Array(slidingWindow(edge: 1045 + $0).utf8) }
         let sliding =
-            HLSBenchResult.measure {
+            measureCPU {
                 var timeline = LiveStitchTimeline()
                 for window in windows { _ = try? timeline.stitch(bytes: window, pods: pods, parser: parser) }
             } / Double(windows.count)
@@ -81,7 +111,9 @@ enum HLSLiveBench {
     }
 
     static func print(_ result: Result) {
-        Swift.print("\nLive stitching, one reload of live.m3u8 (6 segments, one 18 s break replaced by a 3-ad pod)")
+        Swift.print(
+            "\nLive stitching, one reload of live.m3u8 (6 segments, one 18 s break replaced by a 3-ad pod), thread CPU time"
+        )
         Swift.print(
             "  LiveStitchTimeline, state carried (parse, detect, stitch, write): \(String(format: "%.2f", result.steadyReload)) µs"
         )

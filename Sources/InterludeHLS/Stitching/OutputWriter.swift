@@ -128,7 +128,7 @@ struct OutputWriter {
     private mutating func append(_ segment: MediaSegment, sequence: UInt64, discontinuity: UInt64) {
         if firstSequence == nil {
             firstSequence = sequence
-            firstDiscontinuity = discontinuity - (segment.isDiscontinuity ? 1 : 0)
+            firstDiscontinuity = segment.isDiscontinuity && discontinuity > 0 ? discontinuity - 1 : discontinuity
         }
         longest = max(longest, segment.duration.value)
         segments.append(segment)

@@ -88,3 +88,30 @@ import Testing
         }
     }
 }
+
+extension LiveStitchBadInputTests {
+    @Test func deltaUpdatesAndHugeSequenceNumbersAreRefused() throws {
+        var timeline = LiveStitchTimeline()
+        let skip = try HLSParser().parseMedia(
+            Array(
+                "#EXTM3U\n#EXT-X-VERSION:9\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:10\n#EXT-X-SKIP:SKIPPED-SEGMENTS=3\n#EXTINF:4,\nd.ts\n#EXTINF:4,\ne.ts\n"
+                    .utf8))
+        #expect(throws: HLSError.self) { try timeline.stitch(skip, pods: TestPods()) }
+        let huge = try HLSParser().parseMedia(
+            Array(
+                "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:18446744073709551614\n#EXTINF:4,\na.ts\n".utf8)
+        )
+        #expect(throws: HLSError.self) { try timeline.stitch(huge, pods: TestPods()) }
+        #expect(timeline.state == LiveStitchState())
+    }
+
+    @Test func aWindowOlderThanARecordedBreakLeavesTheBreakAlone() throws {
+        let origin = SimulatedLiveOrigin(style: .cueOutWithoutDuration, breaks: [.init(start: 20, length: 4)])
+        var timeline = LiveStitchTimeline()
+        _ = try timeline.stitch(origin.playlist(edge: 21), pods: TestPods())
+        let recorded = timeline.state
+        let older = try timeline.stitch(origin.playlist(edge: 10), pods: TestPods())
+        #expect(older.segments.map(\.uri) == content(5...10))
+        #expect(timeline.state == recorded)
+    }
+}
