@@ -48,25 +48,25 @@ struct M3U8OracleTests {
                 ours[file] = try MediaPlaylist(parsing: text)
             }
         }
-        let run = try JSONDecoder().decode(
+        let run = try PythonOracle.snakeCaseDecoder.decode(
             M3U8Run.self,
             from: PythonOracle.run([PythonOracle.scripts.appendingPathComponent("m3u8-oracle.py").path, directory.path])
         )
         #expect(run.files.count == ours.count)
         for (file, playlist) in ours {
             let report = try #require(run.files[file], "\(file)")
-            #expect(report.media_sequence ?? 0 == playlist.mediaSequence, "\(file)")
-            #expect(report.discontinuity_sequence ?? 0 == playlist.discontinuitySequence, "\(file)")
-            #expect(report.target_duration.map { Int($0) } == playlist.targetDuration, "\(file)")
+            #expect(report.mediaSequence ?? 0 == playlist.mediaSequence, "\(file)")
+            #expect(report.discontinuitySequence ?? 0 == playlist.discontinuitySequence, "\(file)")
+            #expect(report.targetDuration.map { Int($0) } == playlist.targetDuration, "\(file)")
             #expect(report.segments.map(\.uri) == playlist.segments.map(\.uri), "\(file)")
             #expect(report.segments.map(\.discontinuity) == playlist.segments.map(\.isDiscontinuity), "\(file)")
             for (theirs, segment) in zip(report.segments, playlist.segments) {
                 #expect(abs(theirs.duration - segment.duration.value) < 1e-9, "\(file) \(segment.uri)")
-                if let text = theirs.program_date_time, let date = segment.programDateTime {
+                if let text = theirs.programDateTime, let date = segment.programDateTime {
                     let parsed = try #require(HLSDateFormat.parse(text.replacingOccurrences(of: "+00:00", with: "Z")))
                     #expect(abs(parsed.timeIntervalSince(date)) < 0.001, "\(file) \(segment.uri)")
                 }
-                #expect(theirs.key_method == segment.keys.last?.attributes.string("METHOD") || segment.keys.isEmpty)
+                #expect(theirs.keyMethod == segment.keys.last?.attributes.string("METHOD") || segment.keys.isEmpty)
             }
         }
         // The numbering rules on m3u8's own reading of each scenario's reloads.
@@ -85,8 +85,8 @@ struct M3U8OracleTests {
         var seen: [UInt64: (uri: String, discontinuity: UInt64)] = [:]
         var previous: M3U8Report?
         for (reload, report) in reports.enumerated() {
-            let first = report.media_sequence ?? 0
-            var discontinuity = report.discontinuity_sequence ?? 0
+            let first = report.mediaSequence ?? 0
+            var discontinuity = report.discontinuitySequence ?? 0
             for (index, segment) in report.segments.enumerated() {
                 if segment.discontinuity { discontinuity += 1 }
                 let sequence = first + UInt64(index)
@@ -95,11 +95,11 @@ struct M3U8OracleTests {
                 }
                 seen[sequence] = (segment.uri, discontinuity)
             }
-            if let previous, let before = previous.media_sequence {
+            if let previous, let before = previous.mediaSequence {
                 let removed = Int(first - before)
                 let left = previous.segments.prefix(removed).filter(\.discontinuity).count
                 if removed <= previous.segments.count,
-                    (report.discontinuity_sequence ?? 0) != (previous.discontinuity_sequence ?? 0) + UInt64(left)
+                    (report.discontinuitySequence ?? 0) != (previous.discontinuitySequence ?? 0) + UInt64(left)
                 {
                     problems.append("reload \(reload): DISCONTINUITY-SEQUENCE did not rise by the \(left) that left")
                 }

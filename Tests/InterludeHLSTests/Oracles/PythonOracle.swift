@@ -37,6 +37,13 @@ enum PythonOracle {
         var description: String { message }
     }
 
+    /// Decodes the scripts' snake_case JSON into camelCase properties.
+    static var snakeCaseDecoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return decoder
+    }
+
     /// A fresh temporary directory.
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("interlude-oracle-\(UUID().uuidString)")
@@ -51,18 +58,18 @@ struct M3U8Report: Decodable {
         var uri: String
         var duration: Double
         var discontinuity: Bool
-        var program_date_time: String?
-        var cue_out_start: Bool
-        var cue_in: Bool
+        var programDateTime: String?
+        var cueOutStart: Bool
+        var cueIn: Bool
         var dateranges: [String]
-        var key_method: String?
-        var init_section: String?
+        var keyMethod: String?
+        var initSection: String?
     }
 
-    var media_sequence: UInt64?
-    var discontinuity_sequence: UInt64?
-    var target_duration: Double?
-    var is_endlist: Bool
+    var mediaSequence: UInt64?
+    var discontinuitySequence: UInt64?
+    var targetDuration: Double?
+    var isEndlist: Bool
     var segments: [Segment]
 }
 

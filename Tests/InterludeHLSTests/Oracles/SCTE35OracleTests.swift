@@ -12,22 +12,22 @@ import Testing
 struct SCTE35OracleTests {
     struct Decoded: Decodable, Equatable {
         struct Descriptor: Decodable, Equatable {
-            var type_id: Int
-            var event_id: UInt32
-            var duration_ticks: UInt64?
-            var upid_type: Int
-            var segment_num: Int
-            var segments_expected: Int
+            var typeId: Int
+            var eventId: UInt32
+            var durationTicks: UInt64?
+            var upidType: Int
+            var segmentNum: Int
+            var segmentsExpected: Int
         }
 
-        var command_type: Int
-        var pts_ticks: UInt64?
+        var commandType: Int
+        var ptsTicks: UInt64?
         var tier: Int
-        var event_id: UInt32?
-        var out_of_network: Bool?
+        var eventId: UInt32?
+        var outOfNetwork: Bool?
         var immediate: Bool?
-        var duration_ticks: UInt64?
-        var auto_return: Bool?
+        var durationTicks: UInt64?
+        var autoReturn: Bool?
         var descriptors: [Descriptor]
     }
 
@@ -40,7 +40,7 @@ struct SCTE35OracleTests {
         let output = try PythonOracle.run([
             PythonOracle.scripts.appendingPathComponent("scte35-oracle.py").path, input.path,
         ])
-        return try JSONDecoder().decode([String: Decoded].self, from: output)
+        return try PythonOracle.snakeCaseDecoder.decode([String: Decoded].self, from: output)
     }
 
     static func placement(_ typeID: UInt8, event: UInt32, duration: UInt64?, number: UInt8 = 0, expected: UInt8 = 0)
@@ -77,32 +77,32 @@ struct SCTE35OracleTests {
         let decoded = try Self.decode(encoded)
         for form in ["-hex", "-base64"] {
             let start = try #require(decoded["provider-start" + form])
-            #expect(start.command_type == 6)
-            #expect(start.pts_ticks == 8_100_000)
+            #expect(start.commandType == 6)
+            #expect(start.ptsTicks == 8_100_000)
             #expect(start.tier == 0xFFF)
             #expect(
                 start.descriptors == [
                     .init(
-                        type_id: 0x34, event_id: 0x1234, duration_ticks: 2_700_000, upid_type: 0, segment_num: 1,
-                        segments_expected: 2)
+                        typeId: 0x34, eventId: 0x1234, durationTicks: 2_700_000, upidType: 0, segmentNum: 1,
+                        segmentsExpected: 2)
                 ])
-            #expect(decoded["provider-end" + form]?.descriptors.map(\.type_id) == [0x35])
-            #expect(decoded["provider-end" + form]?.descriptors.first?.duration_ticks == nil)
-            #expect(decoded["distributor-start" + form]?.descriptors.map(\.type_id) == [0x36])
-            #expect(decoded["distributor-start" + form]?.descriptors.first?.duration_ticks == 1_350_000)
-            #expect(decoded["distributor-end" + form]?.descriptors.map(\.type_id) == [0x37])
+            #expect(decoded["provider-end" + form]?.descriptors.map(\.typeId) == [0x35])
+            #expect(decoded["provider-end" + form]?.descriptors.first?.durationTicks == nil)
+            #expect(decoded["distributor-start" + form]?.descriptors.map(\.typeId) == [0x36])
+            #expect(decoded["distributor-start" + form]?.descriptors.first?.durationTicks == 1_350_000)
+            #expect(decoded["distributor-end" + form]?.descriptors.map(\.typeId) == [0x37])
             let out = try #require(decoded["splice-out" + form])
-            #expect(out.command_type == 5)
-            #expect(out.event_id == 42)
-            #expect(out.out_of_network == true)
+            #expect(out.commandType == 5)
+            #expect(out.eventId == 42)
+            #expect(out.outOfNetwork == true)
             #expect(out.immediate == false)
-            #expect(out.pts_ticks == 123_456_789)
-            #expect(out.duration_ticks == 2_700_000)
-            #expect(out.auto_return == true)
+            #expect(out.ptsTicks == 123_456_789)
+            #expect(out.durationTicks == 2_700_000)
+            #expect(out.autoReturn == true)
             let back = try #require(decoded["splice-in" + form])
-            #expect(back.out_of_network == false)
+            #expect(back.outOfNetwork == false)
             #expect(back.immediate == true)
-            #expect(back.duration_ticks == nil)
+            #expect(back.durationTicks == nil)
         }
     }
 
@@ -122,18 +122,18 @@ struct SCTE35OracleTests {
             #expect(Int(ours.tier) == theirs.tier, "\(name)")
             switch ours.command {
             case .spliceInsert(let insert):
-                #expect(theirs.command_type == 5, "\(name)")
-                #expect(insert.eventID == theirs.event_id, "\(name)")
-                #expect(insert.isOutOfNetwork == theirs.out_of_network, "\(name)")
-                #expect(insert.spliceTime?.ptsTime == theirs.pts_ticks, "\(name)")
-                #expect(insert.breakDuration?.duration == theirs.duration_ticks, "\(name)")
-                #expect(insert.breakDuration?.autoReturn == theirs.auto_return, "\(name)")
+                #expect(theirs.commandType == 5, "\(name)")
+                #expect(insert.eventID == theirs.eventId, "\(name)")
+                #expect(insert.isOutOfNetwork == theirs.outOfNetwork, "\(name)")
+                #expect(insert.spliceTime?.ptsTime == theirs.ptsTicks, "\(name)")
+                #expect(insert.breakDuration?.duration == theirs.durationTicks, "\(name)")
+                #expect(insert.breakDuration?.autoReturn == theirs.autoReturn, "\(name)")
             case .timeSignal(let time):
-                #expect(theirs.command_type == 6, "\(name)")
-                #expect(time.ptsTime == theirs.pts_ticks, "\(name)")
-                #expect(ours.segmentationDescriptors.map { Int($0.typeID) } == theirs.descriptors.map(\.type_id))
-                #expect(ours.segmentationDescriptors.map(\.eventID) == theirs.descriptors.map(\.event_id))
-                #expect(ours.segmentationDescriptors.map(\.duration) == theirs.descriptors.map(\.duration_ticks))
+                #expect(theirs.commandType == 6, "\(name)")
+                #expect(time.ptsTime == theirs.ptsTicks, "\(name)")
+                #expect(ours.segmentationDescriptors.map { Int($0.typeID) } == theirs.descriptors.map(\.typeId))
+                #expect(ours.segmentationDescriptors.map(\.eventID) == theirs.descriptors.map(\.eventId))
+                #expect(ours.segmentationDescriptors.map(\.duration) == theirs.descriptors.map(\.durationTicks))
             default:
                 Issue.record("\(name): unexpected command \(ours.command)")
             }
