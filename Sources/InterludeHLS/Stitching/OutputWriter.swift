@@ -91,9 +91,11 @@ struct OutputWriter {
         resuming: LiveBreakRecord?, interstitialURI: String?
     ) {
         let passesThrough = options.passesMarkersThrough
-        var tags = passesThrough ? segment.tags : segment.tags.filter { !$0.isSourceAdMarker }
+        // Filtered only when there is a marker to drop: most segments have none.
+        var tags = segment.tags
+        if !passesThrough, tags.contains(where: \.isSourceAdMarker) { tags.removeAll(where: \.isSourceAdMarker) }
         var after = segment.tagsAfterInfo
-        if !passesThrough, !after.isEmpty { after = after.filter { !$0.isSourceAdMarker } }
+        if !passesThrough, after.contains(where: \.isSourceAdMarker) { after.removeAll(where: \.isSourceAdMarker) }
         if let record = resuming, options.mode == .replace {
             var added: [HLSTag] = []
             if !segment.isDiscontinuity { added.append(HLSTag(HLSTagName.discontinuity)) }
