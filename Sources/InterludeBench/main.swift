@@ -10,6 +10,7 @@ let usage = """
            interlude-bench loading-offline [N]   the chain's resolution work with bodies from memory
            interlude-bench loader-memory   resident memory of 100 loaded 5-ad pods
            interlude-bench manager         ads manager CPU per second of ad; memory over 1,000 ads
+           interlude-bench ts [FILE]       MPEG-TS: ID3 injection per request and demuxing vs memcpy and ffprobe
     """
 
 switch arguments.first {
@@ -21,6 +22,14 @@ case "hls":
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("interlude-bench hls: \(error)\n".utf8))
+        exit(1)
+    }
+case "ts":
+    do {
+        try TSBench.run(arguments: Array(arguments.dropFirst()))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("interlude-bench ts: \(error)\n".utf8))
         exit(1)
     }
 case "loading-offline":
