@@ -16,6 +16,10 @@ if [ "${#missing[@]}" -gt 0 ]; then
     $sudo apt-get update -qq
     $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+# threefive (PyPI) cross-checks the live origin's SCTE-35; its test is skipped without it.
+if command -v python3 >/dev/null 2>&1 && ! python3 -c "import threefive" 2>/dev/null; then
+    python3 -m pip install --quiet threefive >/dev/null 2>&1 || echo "install-deps: threefive not installed (SCTE-35 cross-check skipped)"
+fi
 if ! command -v swift >/dev/null 2>&1; then
     [ -x /opt/swift/usr/bin/swift ] && export PATH="/opt/swift/usr/bin:$PATH"
 fi
