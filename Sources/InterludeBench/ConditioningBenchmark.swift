@@ -24,7 +24,8 @@ enum ConditioningBenchmark {
         do {
             let font = MediaGenerator.findFont()
             let width = ProcessInfo.processInfo.activeProcessorCount
-            print("conditioning benchmark: \(catalog == .builtIn ? "default" : "test") catalog, \(width) ffmpeg at once")
+            print(
+                "conditioning benchmark: \(catalog == .builtIn ? "default" : "test") catalog, \(width) ffmpeg at once")
 
             // The reference first: the same commands, made by the builder's planner for an empty directory.
             let referencePlan = MediaPlan(catalog: catalog, dataDirectory: reference, fontFile: font)
@@ -53,13 +54,15 @@ enum ConditioningBenchmark {
             for _ in 0..<3 {
                 let began = Date()
                 let server = try AdServer.start(
-                    .init(host: "127.0.0.1", port: 0, dataDirectory: ours, catalog: catalog, http: .init(threadCount: 2)))
+                    .init(
+                        host: "127.0.0.1", port: 0, dataDirectory: ours, catalog: catalog, http: .init(threadCount: 2)))
                 starts.append(Date().timeIntervalSince(began))
                 server.shutdown()
             }
             print(
                 String(
-                    format: "  second start (AdServer.start, all cached), best of 3: %.3f s (runs: %@)", starts.min() ?? 0,
+                    format: "  second start (AdServer.start, all cached), best of 3: %.3f s (runs: %@)",
+                    starts.min() ?? 0,
                     starts.map { String(format: "%.3f", $0) }.joined(separator: ", ")))
             return 0
         } catch {

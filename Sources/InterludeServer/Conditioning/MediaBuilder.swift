@@ -93,7 +93,10 @@ public struct MediaBuilder: Sendable {
     /// second transcodes what the first made).
     public func commandPhases(_ plan: MediaPlan) -> [[Command]] {
         jobPhases(plan).map {
-            $0.map { Command(arguments: $0.arguments, prepare: $0.prepare, moveIntoPlace: $0.kind == .creative ? $0.finish : nil) }
+            $0.map {
+                Command(
+                    arguments: $0.arguments, prepare: $0.prepare, moveIntoPlace: $0.kind == .creative ? $0.finish : nil)
+            }
         }
     }
 

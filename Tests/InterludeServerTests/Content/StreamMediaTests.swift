@@ -95,6 +95,37 @@ struct StreamMediaTests {
         }
     }
 
+    @Test func conditionedSegmentsDeclareTheTimedID3Stream() throws {
+        let built = try media()
+        for profile in built.library.profiles {
+            var segments = built.library.slate(profile: profile.id, duration: 2.5)
+            for id in ["test-ad-3s", "test-ad-5s", "test-ad-8s"] {
+                segments += built.library.ad(id)?.renditions[profile.id] ?? []
+            }
+            for segment in segments {
+                let bytes = [UInt8](try Data(contentsOf: built.library.fileURL(for: segment)))
+                let summary = try TSSegmentSummary(segment: bytes)
+                let id3 = try #require(summary.programMap.id3Stream, "\(segment.path) declares no timed-ID3 stream")
+                // Apple's "Timed Metadata for HTTP Live Streaming": stream_type 0x15 with a
+                // metadata_descriptor whose format identifier is 'ID3 ', on our PID 0x0102.
+                #expect(id3.streamType.rawValue == 0x15)
+                #expect(id3.pid == 0x0102)
+                #expect(id3.descriptors.contains { $0.formatIdentifier == 0x4944_3320 })
+                #expect(summary.streams.map(\.pid).sorted() == [0x0100, 0x0101, 0x0102])
+                #expect(summary.firstVideoPTS == segment.firstPTS)
+                #expect(bytes.count == segment.byteCount)
+                let probe = try FFmpegTool.probe(built.library.fileURL(for: segment))
+                #expect(
+                    probe.streams.contains { $0.codec_name == "timed_id3" },
+                    "ffprobe sees no timed_id3 in \(segment.path)")
+            }
+        }
+        // Content is not stitched per viewer: its PMT stays as ffmpeg wrote it.
+        let film = try #require(built.library.vodTitle("test-film")?.renditions["360p"]?.first)
+        let summary = try TSSegmentSummary(segment: [UInt8](try Data(contentsOf: built.library.fileURL(for: film))))
+        #expect(summary.programMap.id3Stream == nil)
+    }
+
     @Test func everyRenditionDecodesWithoutError() throws {
         let built = try media()
         for (label, profile, segments) in renditions(built) {
@@ -158,7 +189,9 @@ struct StreamMediaTests {
             let last = try #require(segments.last)
             let probe = try FFmpegTool.probe(built.library.fileURL(for: last), countFrames: true)
             let frames = Double(try #require(Int(probe.stream("video")?.nb_read_frames ?? "")))
-            #expect(abs(frames / 30 - last.duration) < 1.0 / 30, "slate \(duration): \(frames) frames for \(last.duration) s")
+            #expect(
+                abs(frames / 30 - last.duration) < 1.0 / 30,
+                "slate \(duration): \(frames) frames for \(last.duration) s")
         }
         let run = built.library.slate(profile: "360p", duration: 5)
         for index in 1..<run.count { #expect(run[index].continues(after: run[index - 1])) }
