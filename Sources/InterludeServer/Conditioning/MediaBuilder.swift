@@ -25,12 +25,18 @@ public struct MediaBuilder: Sendable {
     public var ffmpegPath: String
     /// ffmpeg processes at once; default the active processor count.
     public var concurrency: Int
+    /// Runs ffmpeg under `nice -n` this much (0: as is). Tests that build
+    /// media beside timing-sensitive tests lower it so they do not starve them.
+    public var niceness: Int
 
-    public init(dataDirectory: URL, ffmpegPath: String, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount)
-    {
+    public init(
+        dataDirectory: URL, ffmpegPath: String, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
+        niceness: Int = 0
+    ) {
         self.dataDirectory = dataDirectory
         self.ffmpegPath = ffmpegPath
         self.concurrency = concurrency
+        self.niceness = niceness
     }
 
     /// A builder using the `ffmpeg` on `PATH`.
@@ -65,7 +71,7 @@ public struct MediaBuilder: Sendable {
             }
         }
         let phases = jobPhases(plan)
-        let pool = FFmpegPool(ffmpegPath: ffmpegPath, width: concurrency)
+        let pool = FFmpegPool(ffmpegPath: ffmpegPath, width: concurrency, niceness: niceness)
         let total = phases.reduce(0) { $0 + $1.count }
         var finished = 0
         for jobs in phases {

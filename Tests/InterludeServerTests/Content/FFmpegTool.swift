@@ -33,25 +33,25 @@ enum FFmpegTool {
 
     /// One stream as ffprobe reports it.
     struct Stream: Decodable {
-        var codec_type: String
-        var codec_name: String?
+        var codecType: String
+        var codecName: String?
         var profile: String?
         var level: Int?
         var width: Int?
         var height: Int?
-        var r_frame_rate: String?
-        var sample_rate: String?
+        var rFrameRate: String?
+        var sampleRate: String?
         var channels: Int?
-        var channel_layout: String?
-        var start_time: String?
-        var nb_read_frames: String?
+        var channelLayout: String?
+        var startTime: String?
+        var nbReadFrames: String?
     }
 
     struct Probe: Decodable {
         struct Format: Decodable { var duration: String? }
         var streams: [Stream]
         var format: Format?
-        func stream(_ type: String) -> Stream? { streams.first { $0.codec_type == type } }
+        func stream(_ type: String) -> Stream? { streams.first { $0.codecType == type } }
     }
 
     /// ffprobe's streams and format of `file`; `countFrames` reads every frame.
@@ -60,7 +60,9 @@ enum FFmpegTool {
         if countFrames { arguments += ["-count_frames", "-select_streams", "v"] }
         let result = run(ffprobe!, arguments + [file.path])
         guard result.status == 0 else { throw MediaError("ffprobe failed on \(file.path): \(result.errors)") }
-        return try JSONDecoder().decode(Probe.self, from: result.output)
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return try decoder.decode(Probe.self, from: result.output)
     }
 
     /// Decodes `files` in order (concat protocol) with `-v error`; returns what ffmpeg reported.

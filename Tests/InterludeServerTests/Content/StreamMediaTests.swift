@@ -23,7 +23,10 @@ struct StreamMediaTests {
         let catalog = Catalog.podServingTest
         let plan = MediaPlan(catalog: catalog, dataDirectory: directory.url, fontFile: MediaGenerator.findFont())
         do throws(MediaError) {
-            let report = try MediaBuilder.system(dataDirectory: directory.url).build(plan)
+            // Niced: the suite runs beside tests that time their own timeouts.
+            var builder = try MediaBuilder.system(dataDirectory: directory.url)
+            builder.niceness = 15
+            let report = try builder.build(plan)
             let library = MediaLibrary(catalog: catalog, plan: plan, dataDirectory: directory.url)
             return .success(Built(directory: directory, plan: plan, library: library, firstBuild: report))
         } catch {
@@ -70,22 +73,22 @@ struct StreamMediaTests {
                 let contentVideo = try #require(reference.stream("video"))
                 let contentAudio = try #require(reference.stream("audio"))
                 // What the ladder promises (H.264 Main 3.1, the profile's size, 30 fps, AAC-LC 48 kHz stereo)…
-                #expect(video.codec_name == "h264")
+                #expect(video.codecName == "h264")
                 #expect(video.profile == "Main")
                 #expect(video.level == 31)
                 #expect(video.width == profile.width)
                 #expect(video.height == profile.height)
-                #expect(video.r_frame_rate == "30/1")
-                #expect(audio.codec_name == "aac")
+                #expect(video.rFrameRate == "30/1")
+                #expect(audio.codecName == "aac")
                 #expect(audio.profile == "LC")
-                #expect(audio.sample_rate == "48000")
+                #expect(audio.sampleRate == "48000")
                 #expect(audio.channels == 2)
-                #expect(audio.channel_layout == "stereo")
+                #expect(audio.channelLayout == "stereo")
                 // … and exactly what the content rendition has.
                 for (ad, film) in [
-                    (video.codec_name, contentVideo.codec_name), (video.profile, contentVideo.profile),
-                    (video.r_frame_rate, contentVideo.r_frame_rate), (audio.sample_rate, contentAudio.sample_rate),
-                    (audio.channel_layout, contentAudio.channel_layout), (audio.profile, contentAudio.profile),
+                    (video.codecName, contentVideo.codecName), (video.profile, contentVideo.profile),
+                    (video.rFrameRate, contentVideo.rFrameRate), (audio.sampleRate, contentAudio.sampleRate),
+                    (audio.channelLayout, contentAudio.channelLayout), (audio.profile, contentAudio.profile),
                 ] {
                     #expect(ad == film)
                 }
@@ -116,7 +119,7 @@ struct StreamMediaTests {
                 #expect(bytes.count == segment.byteCount)
                 let probe = try FFmpegTool.probe(built.library.fileURL(for: segment))
                 #expect(
-                    probe.streams.contains { $0.codec_name == "timed_id3" },
+                    probe.streams.contains { $0.codecName == "timed_id3" },
                     "ffprobe sees no timed_id3 in \(segment.path)")
             }
         }
@@ -147,7 +150,7 @@ struct StreamMediaTests {
                 let probe = try FFmpegTool.probe(built.library.fileURL(for: segments[0]))
                 let video = try #require(probe.stream("video"))
                 #expect(variant.resolution == HLSResolution(width: video.width ?? 0, height: video.height ?? 0))
-                let rate = try #require(video.r_frame_rate?.split(separator: "/").compactMap { Double($0) })
+                let rate = try #require(video.rFrameRate?.split(separator: "/").compactMap { Double($0) })
                 #expect(variant.frameRate == rate[0] / rate[1])
                 // avc1.4d401f is profile_idc 77 (Main) and level_idc 31 (RFC 6381 §3.3).
                 #expect(variant.codecs == "avc1.4d401f,mp4a.40.2")
@@ -175,9 +178,9 @@ struct StreamMediaTests {
         for segment in segments {
             let probe = try FFmpegTool.probe(built.library.fileURL(for: segment), countFrames: true)
             let video = try #require(probe.stream("video"))
-            let start = try #require(Double(video.start_time ?? ""))
+            let start = try #require(Double(video.startTime ?? ""))
             #expect(abs(start - Double(segment.firstPTS) / 90_000) < 0.001)
-            #expect(Int(video.nb_read_frames ?? "") == Int((segment.duration * 30).rounded()))
+            #expect(Int(video.nbReadFrames ?? "") == Int((segment.duration * 30).rounded()))
         }
         #expect(segments.map(\.duration) == [4, 4, 4, 4, 4, 4, 4, 2])
     }
@@ -188,7 +191,7 @@ struct StreamMediaTests {
             let segments = built.library.slate(profile: "180p", duration: duration)
             let last = try #require(segments.last)
             let probe = try FFmpegTool.probe(built.library.fileURL(for: last), countFrames: true)
-            let frames = Double(try #require(Int(probe.stream("video")?.nb_read_frames ?? "")))
+            let frames = Double(try #require(Int(probe.stream("video")?.nbReadFrames ?? "")))
             #expect(
                 abs(frames / 30 - last.duration) < 1.0 / 30,
                 "slate \(duration): \(frames) frames for \(last.duration) s")
