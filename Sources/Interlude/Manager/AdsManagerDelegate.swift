@@ -34,11 +34,3 @@ extension AdsManagerDelegate {
     public func adsManagerAdDidBufferToMediaTime(_ adsManager: AdsManager, mediaTime: TimeInterval) {}
     public func adsManager(_ adsManager: AdsManager, didUpdate uiState: AdUIState) {}
 }
-
-/// Where the playing ad is. IMA's `IMAAdPlaybackInfo`.
-public struct AdPlaybackInfo: Sendable, Hashable {
-    public var currentMediaTime: TimeInterval
-    public var totalMediaTime: TimeInterval
-    public var bufferedMediaTime: TimeInterval
-    public var isPlaying: Bool
-}
