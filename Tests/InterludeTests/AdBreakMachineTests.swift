@@ -7,7 +7,8 @@ import Testing
 /// A pod of `count` ads from one document; `brokenMedia` ads have no playable file.
 func podMachine(
     count: Int = 1, skipOffset: String? = nil, brokenMedia: Set<Int> = [], disableUi: Bool = true,
-    clickThrough: Bool = true, announcesBreak: Bool = true, extraTracking: String = ""
+    clickThrough: Bool = true, announcesBreak: Bool = true, extraTracking: String = "",
+    duration: String? = "00:00:10"
 ) throws -> AdBreakMachine {
     let ads = (1...count).map { index -> String in
         let skip = skipOffset.map { " skipoffset=\"\($0)\"" } ?? ""
@@ -19,7 +20,7 @@ func podMachine(
         return """
             <Ad id="ad\(index)" sequence="\(index)"><InLine><AdSystem>s</AdSystem><AdTitle>t\(index)</AdTitle>
             <Impression>http://127.0.0.1:9/imp/\(index)</Impression><Error>http://127.0.0.1:9/err/\(index)?c=[ERRORCODE]</Error>
-            <Creatives><Creative><Linear\(skip)><Duration>00:00:10</Duration><MediaFiles><MediaFile delivery="progressive" type="\(type)" width="640" height="360">http://127.0.0.1:9/m\(index).mp4</MediaFile></MediaFiles>
+            <Creatives><Creative><Linear\(skip)>\(duration.map { "<Duration>\($0)</Duration>" } ?? "")<MediaFiles><MediaFile delivery="progressive" type="\(type)" width="640" height="360">http://127.0.0.1:9/m\(index).mp4</MediaFile></MediaFiles>
             <TrackingEvents><Tracking event="complete">http://127.0.0.1:9/complete/\(index)</Tracking><Tracking event="skip">http://127.0.0.1:9/skip/\(index)</Tracking>\(extraTracking)</TrackingEvents>\(click)</Linear></Creative></Creatives>
             <Extensions><Extension type="uiSettings"><UiHideable>1</UiHideable></Extension></Extensions></InLine></Ad>
             """
@@ -257,5 +258,75 @@ struct AdBreakMachineTests {
         #expect(machine.run(.volumeChanged(0)).beaconURLs == ["http://127.0.0.1:9/mute/1"])
         #expect(machine.run(.volumeChanged(0)).beaconURLs.isEmpty)
         #expect(machine.run(.volumeChanged(1)).beaconURLs == ["http://127.0.0.1:9/unmute/1"])
+    }
+
+    @Test func movingToTheNextAdIsAStepOfItsOwn() throws {
+        var machine = try podMachine(count: 2)
+        _ = machine.run(.start) + machine.run(.displayLoaded) + machine.run(.displayStarted)
+        let completed = machine.handle(.displayCompleted)
+        #expect(completed.last == .proceed)
+        #expect(!completed.contains { if case .loadMedia = $0 { return true } else { return false } })
+        #expect(machine.currentAd == nil)
+        #expect(machine.handle(.proceed).contains(.loadMedia(URL(string: "http://127.0.0.1:9/m2.mp4")!)))
+    }
+
+    @Test func aProceedAfterADiscardDoesNothing() throws {
+        var machine = try podMachine(count: 2)
+        _ = machine.run(.start) + machine.run(.displayLoaded) + machine.run(.displayStarted)
+        _ = machine.handle(.displayCompleted)  // its proceed is still to come
+        #expect(machine.handle(.discard).events == [.adBreakEnded])
+        #expect(machine.handle(.proceed).isEmpty)
+        #expect(machine.isFinished)
+    }
+
+    @Test func mediaLoadedInTheBackgroundIsHeldUntilTheForeground() throws {
+        var machine = try podMachine()
+        _ = machine.run(.start)
+        _ = machine.run(.enteredBackground)
+        let loaded = machine.run(.displayLoaded)
+        #expect(loaded == [.cancelLoadTimer])  // neither play nor the start watchdog
+        #expect(machine.run(.enteredForeground) == [.play, .startLoadTimer(8)])
+        #expect(machine.run(.displayStarted).events.contains(.started))
+    }
+
+    @Test func aDisplayToldToPlayInTheBackgroundIsPausedAgain() throws {
+        var machine = try podMachine()
+        _ = machine.run(.start) + machine.run(.displayLoaded)  // play requested, not started
+        #expect(machine.run(.enteredBackground) == [.cancelLoadTimer, .pause])
+        #expect(machine.run(.enteredForeground) == [.play, .startLoadTimer(8)])
+    }
+
+    @Test func aDisplayThatNeverStartsFailsWith402AfterTheTimeout() throws {
+        var machine = try podMachine(count: 2)
+        _ = machine.run(.start)
+        #expect(machine.run(.displayLoaded).contains(.startLoadTimer(8)))
+        let timedOut = machine.run(.loadTimedOut)
+        #expect(timedOut.errors.map(\.code) == [.vastMediaLoadTimeout])
+        #expect(timedOut.errors.first?.message.contains("did not start playing") == true)
+        #expect(timedOut.beaconURLs == ["http://127.0.0.1:9/err/1?c=402"])
+        #expect(machine.currentAd?.adID == "ad2")
+    }
+
+    @Test func aPercentSkipOffsetResolvesAgainstTheMediaDuration() throws {
+        var machine = try podMachine(skipOffset: "50%", duration: nil)
+        _ = machine.run(.start) + machine.run(.displayLoaded) + machine.run(.displayStarted)
+        #expect(
+            machine.run(.skip).logMessages == ["skip() ignored: the ad's skip offset waits for its media's duration"])
+        _ = machine.run(.displayProgressed(mediaTime: 1, totalTime: 8))
+        #expect(machine.currentAd?.skipTimeOffset == 4)
+        #expect(machine.run(.skip).events == [.log])
+        _ = machine.run(.displayProgressed(mediaTime: 4, totalTime: 8))
+        #expect(machine.run(.skip).events.contains(.skipped))
+    }
+
+    @Test(arguments: [Double.nan, .infinity, -1])
+    func aTickWithAnUnusableMediaTimeIsDropped(time: Double) throws {
+        var machine = try podMachine()
+        _ = machine.run(.start) + machine.run(.displayLoaded) + machine.run(.displayStarted)
+        #expect(machine.run(.displayProgressed(mediaTime: time, totalTime: 10)).isEmpty)
+        // An unusable total falls back on <Duration>: 2.5 s is the first quartile of 10 s.
+        let tick = machine.run(.displayProgressed(mediaTime: 2.5, totalTime: time))
+        #expect(tick.events == [.firstQuartile])
+        #expect(tick.contains(.progress(mediaTime: 2.5, totalTime: 10)))
     }
 }

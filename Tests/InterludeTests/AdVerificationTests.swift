@@ -46,4 +46,33 @@ struct AdVerificationTests {
         await harness.loader.beaconQueue.waitUntilIdle()
         #expect(!harness.http.requestedURLs.contains { $0.contains("notExecuted") })
     }
+
+    @Test func theAdListsItsVerificationsAndThoseOfItsWrappers() async throws {
+        let wrapper = wrapperVAST(
+            id: "w", target: "\(testBase)/inline",
+            extra: "<AdVerifications>\(Self.verification("wrapper"))</AdVerifications>")
+        let harness = ManagerHarness(routes: [
+            "\(testBase)/tag": .body(wrapper), "\(testBase)/inline": .body(Self.inline),
+        ])
+        harness.recorder.startOnLoaded = false
+        let manager = try await harness.load("\(testBase)/tag")
+        defer { withExtendedLifetime(manager) {} }
+        let verifications = try #require(manager.ads.first?.adVerifications)
+        #expect(verifications.map(\.vendor) == ["wrapper", "inline"])
+        #expect(verifications.last?.javaScriptResources.map(\.url) == ["https://verify.example/inline.js"])
+        #expect(verifications.last?.javaScriptResources.first?.apiFramework == "omid")
+        #expect(verifications.last?.verificationParameters == #"{"id":"inline"}"#)
+    }
+
+    @Test func anAppThatRunsTheVerificationsItselfStopsTheReports() async throws {
+        let harness = ManagerHarness(routes: ["\(testBase)/tag": .body(Self.inline)])
+        var rendering = AdsRenderingSettings()
+        rendering.reportsVerificationsNotExecuted = false
+        let manager = try await harness.load("\(testBase)/tag", rendering: rendering)
+        defer { withExtendedLifetime(manager) {} }
+        await simulate(harness.clock, for: 1)
+        await harness.loader.beaconQueue.waitUntilIdle()
+        #expect(harness.recorder.types.contains(.started))
+        #expect(!harness.http.requestedURLs.contains { $0.contains("notExecuted") })
+    }
 }

@@ -9,7 +9,7 @@ import Testing
 /// A delegate call the manager makes, from inside which the test calls into it.
 enum DelegatePoint: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case cuepointsChanged, adBreakFetchError, adBreakReady, loaded, adBreakStarted, started, firstQuartile, midpoint
-    case thirdQuartile, complete, adBreakEnded, allAdsCompleted
+    case thirdQuartile, complete, adBreakEnded, allAdsCompleted, pause, resume, tapped, clicked, skipped, log
     case error, contentPause, contentResume, progress, uiUpdate
 
     var testDescription: String { rawValue }
@@ -38,7 +38,9 @@ enum ManagerCall: String, CaseIterable, Sendable, CustomTestStringConvertible {
 /// Records every delegate call with the display commands issued so far, and
 /// makes `call` once from inside the first `point`. It plays the app's part:
 /// content pauses and resumes on request, ad breaks start on
-/// `AD_BREAK_READY` (manual ad break playback).
+/// `AD_BREAK_READY` (manual ad break playback), and, from outside the
+/// delegate, the user pauses, resumes, taps and clicks the mid-roll's first
+/// ad and skips its second, so that every event occurs.
 @MainActor
 final class ReentrantDelegate: AdsManagerDelegate {
     struct Entry {
@@ -59,11 +61,47 @@ final class ReentrantDelegate: AdsManagerDelegate {
     private(set) var commandsAtCall = 0
     private(set) var callPodIndex: Int?
 
-    init(point: DelegatePoint, call: ManagerCall, display: SimulatedVideoDisplay, content: SimulatedContentPlayer) {
+    let clock: ManualClock
+
+    init(
+        point: DelegatePoint, call: ManagerCall, display: SimulatedVideoDisplay, content: SimulatedContentPlayer,
+        clock: ManualClock
+    ) {
         self.point = point
         self.call = call
         self.display = display
         self.content = content
+        self.clock = clock
+    }
+
+    /// What the user does to an ad.
+    enum UserAction: Sendable {
+        case pause, resume, tap, click, skip
+    }
+
+    /// The user's actions on the mid-roll's ads, run later on the clock (never from inside the
+    /// delegate); the first resume, with nothing paused, is ignored with a log.
+    private func scheduleUser(on manager: AdsManager, adPosition: Int) {
+        let steps: [(TimeInterval, UserAction)] =
+            adPosition == 1
+            ? [(0.5, .resume), (1, .pause), (1.5, .resume), (2, .tap), (2.5, .click), (3, .resume)] : [(1, .skip)]
+        let clock = self.clock
+        let display = self.display
+        Task { [weak manager] in
+            var elapsed: TimeInterval = 0
+            for (time, action) in steps {
+                do { try await clock.sleep(for: time - elapsed) } catch { return }
+                elapsed = time
+                guard let manager else { return }
+                switch action {
+                case .pause: manager.pause()
+                case .resume: manager.resume()
+                case .tap: display.tap()
+                case .click: manager.clicked()
+                case .skip: manager.skip()
+                }
+            }
+        }
     }
 
     var names: [String] { entries.map(\.name) }
@@ -80,10 +118,17 @@ final class ReentrantDelegate: AdsManagerDelegate {
     }
 
     func adsManager(_ adsManager: AdsManager, didReceive event: AdEvent) {
-        guard event.type != .log else { return }
+        if event.type == .log {
+            // A call point only: logs (calls ignored in the wrong state) may come at any time.
+            guard callIndex == nil, point == .log else { return }
+            return record("log", at: .log, adsManager)
+        }
         let point = DelegatePoint(rawValue: event.type.rawValue)
         record(event.type.rawValue, ad: event.ad, at: point, adsManager)
         if event.type == .adBreakReady { adsManager.start() }
+        if event.type == .started, let ad = event.ad, ad.adPodInfo.podIndex == 1 {
+            scheduleUser(on: adsManager, adPosition: ad.adPodInfo.adPosition)
+        }
     }
     func adsManager(_ adsManager: AdsManager, didReceive error: AdError) {
         record("error \(error.code.rawValue)", at: .error, adsManager)
@@ -154,7 +199,8 @@ struct ManagerReentrancyTests {
             contentPlayhead: content)
         request.contentDuration = 10
         let manager = try await loader.loadAds(with: request).adsManager
-        let delegate = ReentrantDelegate(point: point, call: call, display: display, content: content)
+        manager.linkOpener = { _ in }
+        let delegate = ReentrantDelegate(point: point, call: call, display: display, content: content, clock: clock)
         manager.delegate = delegate
         var rendering = AdsRenderingSettings()
         rendering.disableUi = true
@@ -184,7 +230,7 @@ struct ManagerReentrancyTests {
         // The ads end once, last: no ad, break or display activity after ALL_ADS_COMPLETED.
         #expect(names.filter { $0 == "allAdsCompleted" }.count == 1, "\(names)")
         if let end = delegate.entries.firstIndex(where: { $0.name == "allAdsCompleted" }) {
-            let later = delegate.entries[(end + 1)...].filter { !$0.name.hasPrefix("CALL") }
+            let later = delegate.entries[(end + 1)...].filter { !$0.name.hasPrefix("CALL") && $0.name != "log" }
             #expect(later.isEmpty, "after ALL_ADS_COMPLETED: \(later.map(\.name))")
             let commands = display.commands[delegate.entries[end].commandCount...]
             #expect(!commands.contains { $0.hasPrefix("load") || $0 == "play" }, "display after the end: \(commands)")

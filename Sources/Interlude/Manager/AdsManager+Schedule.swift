@@ -53,7 +53,8 @@ extension AdsManager {
         contentWatcher = Task { [weak self] in
             while !Task.isCancelled {
                 do { try await clock.sleep(for: 0.25) } catch { return }
-                self?.submit(.contentTick)
+                guard let self else { return }  // released without destroy(): stop polling
+                self.submit(.contentTick)
             }
         }
     }
