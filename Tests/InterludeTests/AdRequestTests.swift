@@ -65,6 +65,20 @@ struct AdRequestTests {
         #expect(started.first?.adPodInfo.totalAds == 1)
     }
 
+    @Test func anAdSourceThatAllowsOneAdCapsAWrapperThatAllowsMore() async throws {
+        let vmap = vmapXML([("start", "\(testBase)/pre")], sourceAttributes: " allowMultipleAds=\"false\"")
+        let harness = ManagerHarness(routes: [
+            "\(testBase)/vmap": .body(vmap),
+            "\(testBase)/pre": .body(
+                wrapperVAST(id: "w", target: "\(testBase)/pod", attributes: "allowMultipleAds=\"true\"")),
+            "\(testBase)/pod": .body(podDocument(3)),
+        ])
+        let manager = try await harness.load("\(testBase)/vmap", contentDuration: 60)
+        defer { withExtendedLifetime(manager) {} }
+        await simulate(harness.clock, for: 35)
+        #expect(harness.recorder.events.filter { $0.type == .started }.compactMap(\.ad?.adID) == ["ad1"])
+    }
+
     @Test func anAdSourceThatForbidsRedirectsDoesNotFollowWrappers() async throws {
         let vmap = vmapXML([("start", "\(testBase)/pre")], sourceAttributes: " followRedirects=\"false\"")
         let harness = ManagerHarness(routes: [

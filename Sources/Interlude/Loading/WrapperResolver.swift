@@ -198,7 +198,8 @@ struct WrapperResolver: Sendable {
         }
         return await resolveDocument(
             child, documentURL: childURL, chain: chain, visited: visited.union([target.absoluteString]),
-            allowMultipleAds: wrapper.allowMultipleAds ?? false,
+            // A VMAP AdSource that allows one ad caps the whole chain at one.
+            allowMultipleAds: (wrapper.allowMultipleAds ?? false) && context.request.allowMultipleAds,
             followWrappers: wrapper.followAdditionalWrappers ?? true,
             context)
     }
