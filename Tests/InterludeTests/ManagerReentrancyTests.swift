@@ -62,16 +62,22 @@ final class ReentrantDelegate: AdsManagerDelegate {
     private(set) var callPodIndex: Int?
 
     let clock: ManualClock
+    /// The pod index of the break whose ads the user acts on (the VMAP's mid-roll, a VAST's only break).
+    let userPodIndex: Int
+    /// Start on `LOADED` (the guide, for a VAST response) rather than on `AD_BREAK_READY`.
+    let startsOnLoaded: Bool
 
     init(
         point: DelegatePoint, call: ManagerCall, display: SimulatedVideoDisplay, content: SimulatedContentPlayer,
-        clock: ManualClock
+        clock: ManualClock, userPodIndex: Int, startsOnLoaded: Bool
     ) {
         self.point = point
         self.call = call
         self.display = display
         self.content = content
         self.clock = clock
+        self.userPodIndex = userPodIndex
+        self.startsOnLoaded = startsOnLoaded
     }
 
     /// What the user does to an ad.
@@ -125,8 +131,8 @@ final class ReentrantDelegate: AdsManagerDelegate {
         }
         let point = DelegatePoint(rawValue: event.type.rawValue)
         record(event.type.rawValue, ad: event.ad, at: point, adsManager)
-        if event.type == .adBreakReady { adsManager.start() }
-        if event.type == .started, let ad = event.ad, ad.adPodInfo.podIndex == 1 {
+        if event.type == (startsOnLoaded ? .loaded : .adBreakReady) { adsManager.start() }
+        if event.type == .started, let ad = event.ad, ad.adPodInfo.podIndex == userPodIndex {
             scheduleUser(on: adsManager, adPosition: ad.adPodInfo.adPosition)
         }
     }
@@ -182,6 +188,23 @@ struct ManagerReentrancyTests {
 
     @Test(arguments: DelegatePoint.allCases, ManagerCall.allCases)
     func aCallFromInsideTheDelegateIsHandledAfterTheCurrentStep(point: DelegatePoint, call: ManagerCall) async throws {
+        try await check(point: point, call: call, vmap: true)
+    }
+
+    /// The same for a plain VAST response (one break, started on `LOADED`),
+    /// from inside every event it sends.
+    @Test(
+        arguments: DelegatePoint.allCases.filter {
+            ![.cuepointsChanged, .adBreakFetchError, .adBreakReady, .error].contains($0)
+        },
+        ManagerCall.allCases)
+    func aCallFromInsideTheDelegateOfAVASTBreakIsHandledAfterTheCurrentStep(point: DelegatePoint, call: ManagerCall)
+        async throws
+    {
+        try await check(point: point, call: call, vmap: false)
+    }
+
+    func check(point: DelegatePoint, call: ManagerCall, vmap: Bool) async throws {
         let clock = ManualClock()
         let http = InMemoryHTTPClient(
             routes: [
@@ -195,17 +218,19 @@ struct ManagerReentrancyTests {
         let content = SimulatedContentPlayer(duration: 10, clock: clock)
         content.onEnd = { loader.contentComplete() }
         let request = AdsRequest(
-            adTagURL: URL(string: "\(testBase)/vmap")!, adDisplayContainer: AdDisplayContainer(videoDisplay: display),
-            contentPlayhead: content)
+            adTagURL: URL(string: "\(testBase)/\(vmap ? "vmap" : "mid")")!,
+            adDisplayContainer: AdDisplayContainer(videoDisplay: display), contentPlayhead: content)
         request.contentDuration = 10
         let manager = try await loader.loadAds(with: request).adsManager
         manager.linkOpener = { _ in }
-        let delegate = ReentrantDelegate(point: point, call: call, display: display, content: content, clock: clock)
+        let delegate = ReentrantDelegate(
+            point: point, call: call, display: display, content: content, clock: clock, userPodIndex: vmap ? 1 : 0,
+            startsOnLoaded: !vmap)
         manager.delegate = delegate
         var rendering = AdsRenderingSettings()
         rendering.disableUi = true
         manager.initialize(with: rendering)
-        content.play()
+        if vmap { content.play() }  // a VAST pre-roll plays first; the content starts on resume
         for _ in 0..<20 {
             await clock.simulate(for: 5)
             if delegate.names.contains("allAdsCompleted") || delegate.callIndex != nil && call == .destroy { break }
