@@ -8,6 +8,11 @@ struct OutputWriter {
     /// The output media sequence and discontinuity sequence numbers of the first segment written.
     var firstSequence: UInt64?
     var firstDiscontinuity: UInt64 = 0
+    /// The number the next segment gets, and the discontinuity number so far,
+    /// counting pod segments outside the window too: an empty output still
+    /// says where the stream stands.
+    var nextSequence: UInt64?
+    var currentDiscontinuity: UInt64 = 0
     /// The record whose interstitial the next content segment announces.
     var interstitialRecord: LiveBreakRecord?
     private var longest = 0.0
@@ -73,6 +78,8 @@ struct OutputWriter {
                 MediaSegment(uri: placed.uri, duration: placed.duration, tags: tags),
                 sequence: firstSequence + UInt64(index), discontinuity: discontinuity)
         }
+        nextSequence = firstSequence + UInt64(layout.segments.count)
+        currentDiscontinuity = discontinuity
     }
 
     /// Writes one origin content segment: its tags without the origin's ad
@@ -114,12 +121,14 @@ struct OutputWriter {
             MediaSegment(
                 uri: segment.uri, duration: segment.duration, title: segment.title, tags: tags, tagsAfterInfo: after),
             sequence: sequence, discontinuity: discontinuity)
+        nextSequence = sequence + 1
+        currentDiscontinuity = discontinuity
     }
 
     private mutating func append(_ segment: MediaSegment, sequence: UInt64, discontinuity: UInt64) {
         if firstSequence == nil {
             firstSequence = sequence
-            firstDiscontinuity = discontinuity - (segment.isDiscontinuity ? 1 : 0)
+            firstDiscontinuity = segment.isDiscontinuity && discontinuity > 0 ? discontinuity - 1 : discontinuity
         }
         longest = max(longest, segment.duration.value)
         segments.append(segment)
