@@ -37,9 +37,16 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        // The inspector's report of a VAST/VMAP document or fetched tag: what
+        // `interlude inspect --json` prints and the console's /api/inspect answers.
+        .target(name: "InterludeInspection", dependencies: ["InterludeVAST", "Interlude"]),
         .target(
             name: "InterludeServer",
-            dependencies: ["InterludeVAST", "InterludeHLS", "Interlude", "CMicroHTTPD", "CSQLite"]),
+            dependencies: [
+                "InterludeVAST", "InterludeHLS", "Interlude", "InterludeInspection", "CMicroHTTPD", "CSQLite",
+            ],
+            // The web console's pages, compiled into the binary (no bundle to find at run time).
+            resources: [.embedInCode("Console/Assets")]),
         // Benchmark helper for scripts/bench-server.sh (exact-count beacon burst).
         .executableTarget(name: "interlude-beacon-burst"),
 
@@ -51,12 +58,18 @@ let package = Package(
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
 
-        .executableTarget(name: "InterludeCLI", dependencies: ["InterludeVAST", "InterludeHLS", "Interlude", "InterludePlayer", "InterludeServer"]),
+        .executableTarget(
+            name: "InterludeCLI",
+            dependencies: [
+                "InterludeVAST", "InterludeHLS", "Interlude", "InterludeInspection", "InterludePlayer",
+                "InterludeServer",
+            ]),
         .target(name: "CXMLScan", dependencies: ["CLibXML2"]),
         .executableTarget(
             name: "InterludeBench",
             dependencies: [
-                "InterludeVAST", "InterludeHLS", "Interlude", "InterludePlayer", "InterludeServer", "InterludeTestSupport",
+                "InterludeVAST", "InterludeHLS", "Interlude", "InterludePlayer", "InterludeServer",
+                "InterludeTestSupport",
                 "CXMLScan",
             ]),
 

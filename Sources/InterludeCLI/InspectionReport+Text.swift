@@ -1,4 +1,5 @@
 import Foundation
+import InterludeInspection
 
 extension InspectionReport {
     /// The report as an indented tree for people.

@@ -38,13 +38,16 @@ public final class AdServer: Sendable {
         public var buildProgress: @Sendable (MediaProgress) -> Void
         /// The wall clock live channels run on. Default ``ServerClock/system``.
         public var clock: ServerClock
+        /// The web console at `/console`.
+        public var console: ConsoleOptions
 
         public init(
             host: String = "127.0.0.1", port: UInt16 = 8080, dataDirectory: URL, catalog: Catalog = .builtIn,
             generatesMedia: Bool = true, http: HTTPServer.Configuration = HTTPServer.Configuration(),
             clock: ServerClock = .system,
             mediaProgress: @escaping @Sendable (Int, Int, MediaSpec) -> Void = { _, _, _ in },
-            buildProgress: @escaping @Sendable (MediaProgress) -> Void = { _ in }
+            buildProgress: @escaping @Sendable (MediaProgress) -> Void = { _ in },
+            console: ConsoleOptions = ConsoleOptions()
         ) {
             self.host = host
             self.port = port
@@ -55,6 +58,7 @@ public final class AdServer: Sendable {
             self.clock = clock
             self.mediaProgress = mediaProgress
             self.buildProgress = buildProgress
+            self.console = console
         }
     }
 
@@ -116,7 +120,14 @@ public final class AdServer: Sendable {
         let routes = ServerRoutes(
             decisioner: AdDecisioner(catalog: configuration.catalog), store: store,
             mediaFiles: StaticFiles(root: media), library: library, clock: configuration.clock)
-        let router = routes.makeRouter()
+        var allRoutes = routes.makeRouter()
+        do {
+            try ConsoleRoutes(configuration, store: store, routes: routes).register(in: &allRoutes)
+        } catch {
+            store.close()
+            throw AdServerError("cannot open the console's session index: \(error.message)")
+        }
+        let router = allRoutes
         do {
             let http = try HTTPServer.start(
                 host: configuration.host, port: configuration.port, configuration: configuration.http

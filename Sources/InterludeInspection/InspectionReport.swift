@@ -4,87 +4,87 @@ import InterludeVAST
 /// The inspector's view of a document: what `--json` prints and what the
 /// text tree is drawn from. Field names are the documented JSON schema
 /// (README, "inspect --json").
-struct InspectionReport: Codable, Equatable {
-    struct Problem: Codable, Equatable {
-        var severity: String
-        var code: Int
-        var message: String
-        var line: Int?
-        var column: Int?
+package struct InspectionReport: Codable, Equatable {
+    package struct Problem: Codable, Equatable {
+        package var severity: String
+        package var code: Int
+        package var message: String
+        package var line: Int?
+        package var column: Int?
     }
 
-    struct MediaFileReport: Codable, Equatable {
-        var url: String
-        var type: String?
-        var delivery: String?
-        var width: Int?
-        var height: Int?
-        var bitrate: Int?
+    package struct MediaFileReport: Codable, Equatable {
+        package var url: String
+        package var type: String?
+        package var delivery: String?
+        package var width: Int?
+        package var height: Int?
+        package var bitrate: Int?
     }
 
-    struct AdReport: Codable, Equatable {
-        var id: String?
-        var sequence: Int?
+    package struct AdReport: Codable, Equatable {
+        package var id: String?
+        package var sequence: Int?
         /// `inline` or `wrapper`.
-        var kind: String
-        var adSystem: String?
-        var title: String?
+        package var kind: String
+        package var adSystem: String?
+        package var title: String?
         /// Seconds.
-        var duration: Double?
-        var skipOffset: String?
-        var uiHideable: Bool?
-        var vastAdTagURI: String?
-        var mediaFiles: [MediaFileReport]
-        var clickThrough: String?
-        var impressions: Int
+        package var duration: Double?
+        package var skipOffset: String?
+        package var uiHideable: Bool?
+        package var vastAdTagURI: String?
+        package var mediaFiles: [MediaFileReport]
+        package var clickThrough: String?
+        package var impressions: Int
         /// Tracking URL counts per event type (linear, non-linear and companion).
-        var trackingEvents: [String: Int]
-        var errorURLs: [String]
-        var playable: Bool
+        package var trackingEvents: [String: Int]
+        package var errorURLs: [String]
+        package var playable: Bool
         /// Ids of the wrappers that led to this ad, outermost first (URL mode).
-        var wrapperChain: [String]? = nil
+        package var wrapperChain: [String]? = nil
     }
 
-    struct VASTReport: Codable, Equatable {
-        var version: String
+    package struct VASTReport: Codable, Equatable {
+        package var version: String
         /// `pod`, `buffet`, `pod+buffet` or `empty`.
-        var structure: String
-        var errorURLs: [String]
-        var ads: [AdReport]
+        package var structure: String
+        package var errorURLs: [String]
+        package var ads: [AdReport]
     }
 
-    struct AdBreakReport: Codable, Equatable {
-        var timeOffset: String
-        var breakTypes: [String]
-        var breakId: String?
-        var repeatAfter: String?
+    package struct AdBreakReport: Codable, Equatable {
+        package var timeOffset: String
+        package var breakTypes: [String]
+        package var breakId: String?
+        package var repeatAfter: String?
         /// `vastAdData`, `adTagURI`, `customAdData` or `none`.
-        var source: String
-        var adTagURI: String?
-        var vast: VASTReport?
-        var trackingEvents: [String: Int]
+        package var source: String
+        package var adTagURI: String?
+        package var vast: VASTReport?
+        package var trackingEvents: [String: Int]
     }
 
-    struct VMAPReport: Codable, Equatable {
-        var version: String
-        var adBreaks: [AdBreakReport]
+    package struct VMAPReport: Codable, Equatable {
+        package var version: String
+        package var adBreaks: [AdBreakReport]
     }
 
     /// `vast`, `vmap`, or `invalid`.
-    var kind: String
-    var playable: Bool
-    var vast: VASTReport?
-    var vmap: VMAPReport?
-    var error: Problem?
-    var diagnostics: [Problem]
+    package var kind: String
+    package var playable: Bool
+    package var vast: VASTReport?
+    package var vmap: VMAPReport?
+    package var error: Problem?
+    package var diagnostics: [Problem]
     /// URL mode: every fetch made, in order.
-    var hops: [HopReport]? = nil
+    package var hops: [HopReport]? = nil
     /// URL mode: the ads after wrapper resolution, merged with their wrappers.
-    var resolvedAds: [AdReport]? = nil
+    package var resolvedAds: [AdReport]? = nil
     /// URL mode: Error URLs the chain owed a ping, as "CODE URL" (not sent by inspect).
-    var errorPings: [String]? = nil
+    package var errorPings: [String]? = nil
 
-    static func make(from data: Data, strict: Bool) -> InspectionReport {
+    package static func make(from data: Data, strict: Bool) -> InspectionReport {
         let parser = VASTParser(options: .init(mode: strict ? .strict : .lenient))
         do {
             let result = try parser.parse(data)
@@ -113,7 +113,7 @@ struct InspectionReport: Codable, Equatable {
         }
     }
 
-    func json() -> String {
+    package func json() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(self) else { return "{}" }
@@ -122,7 +122,7 @@ struct InspectionReport: Codable, Equatable {
 }
 
 extension InspectionReport.Problem {
-    init(_ diagnostic: VASTDiagnostic) {
+    package init(_ diagnostic: VASTDiagnostic) {
         self.init(
             severity: diagnostic.severity.rawValue, code: diagnostic.code.rawValue, message: diagnostic.message,
             line: diagnostic.line, column: diagnostic.column)
@@ -130,7 +130,7 @@ extension InspectionReport.Problem {
 }
 
 extension InspectionReport.VASTReport {
-    init(_ document: VASTDocument) {
+    package init(_ document: VASTDocument) {
         let sequenced = document.ads.filter { $0.sequence != nil }.count
         let structure: String
         switch (sequenced, document.ads.count - sequenced) {
@@ -146,7 +146,7 @@ extension InspectionReport.VASTReport {
 }
 
 extension InspectionReport.AdReport {
-    init(_ ad: Ad) {
+    package init(_ ad: Ad) {
         let linear = ad.linear
         var tracking: [String: Int] = [:]
         for creative in ad.creatives {
@@ -190,7 +190,7 @@ extension InspectionReport.AdReport {
 }
 
 extension InspectionReport.VMAPReport {
-    init(_ document: VMAPDocument) {
+    package init(_ document: VMAPDocument) {
         self.init(
             version: document.version,
             adBreaks: document.adBreaks.map { adBreak in

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Client-side sessions for the console: those the collector has beacons
+/// of and those this process served a document to.
+final class ConsoleSessions: Sendable {
+    let store: BeaconStore
+    let index: BeaconSessionIndex
+    let documents: SessionDocuments
+    let decisioner: AdDecisioner
+
+    init(store: BeaconStore, index: BeaconSessionIndex, documents: SessionDocuments, decisioner: AdDecisioner) {
+        self.store = store
+        self.index = index
+        self.documents = documents
+        self.decisioner = decisioner
+    }
+
+    struct Listing: Encodable, Sendable {
+        struct Entry: Encodable, Sendable {
+            var session: String
+            var document: String?
+            var beacons: Int
+            var errors: Int
+            var servedAt: String?
+            var lastActivityAt: String
+        }
+        var sessions: [Entry]
+    }
+
+    /// The most recently active sessions, newest first.
+    func list(limit: Int) throws(HTTPError) -> Listing {
+        let summaries: [BeaconSessionIndex.Summary]
+        do {
+            try store.flush()
+            summaries = try index.recent(limit: limit)
+        } catch {
+            throw HTTPError(status: 503, message: error.message)
+        }
+        let formatter = BeaconStore.iso8601Formatter()
+        var entries: [String: (Date, Listing.Entry)] = [:]
+        for (session, served) in documents.recent(limit: limit) {
+            entries[session] = (
+                served.servedAt,
+                Listing.Entry(
+                    session: session, document: served.route, beacons: 0, errors: 0,
+                    servedAt: formatter.string(from: served.servedAt),
+                    lastActivityAt: formatter.string(from: served.servedAt))
+            )
+        }
+        for summary in summaries {
+            let served = documents.served(summary.session)
+            let last = max(summary.lastBeaconAt, served?.servedAt ?? .distantPast)
+            entries[summary.session] = (
+                last,
+                Listing.Entry(
+                    session: summary.session, document: served?.route, beacons: summary.beacons,
+                    errors: summary.errors, servedAt: served.map { formatter.string(from: $0.servedAt) },
+                    lastActivityAt: formatter.string(from: last))
+            )
+        }
+        let sorted = entries.values.sorted { ($0.0, $0.1.session) > ($1.0, $1.1.session) }
+        return Listing(sessions: sorted.prefix(limit).map(\.1))
+    }
+
+    /// One session against its document; 404 when nothing is known of it.
+    func report(session: String) throws(HTTPError) -> ClientSessionReport {
+        guard Catalog.isSafeID(session) else { throw .badRequest("session id '\(session.prefix(64))' is not valid") }
+        let beacons: [Beacon]
+        do {
+            beacons = try store.beacons(session: session)
+        } catch {
+            throw HTTPError(status: 503, message: error.message)
+        }
+        let served = documents.served(session)
+        guard served != nil || !beacons.isEmpty else {
+            throw .notFound("no session '\(session)': nothing was served to it and no beacon of it arrived")
+        }
+        return ClientSessionReport(
+            session: session, served: served, beacons: beacons, decisioner: decisioner,
+            formatter: BeaconStore.iso8601Formatter())
+    }
+}
