@@ -142,45 +142,49 @@ import Testing
     }
 
     @Test func aWrapperHopToANonLoopbackHostIsRefusedInTheReport() throws {
-        try withTagServer({ _ in
-            .xml(
-                """
-                <VAST version="4.2"><Ad id="w"><Wrapper><AdSystem>t</AdSystem>\
-                <VASTAdTagURI><![CDATA[http://192.0.2.44/next.xml]]></VASTAdTagURI>\
-                <Impression><![CDATA[http://127.0.0.1/imp]]></Impression></Wrapper></Ad></VAST>
-                """)
-        }) { tagPort in
-            let (server, directory) = try ConsoleTestServer.start()
-            defer {
-                server.shutdown()
-                directory.remove()
-            }
-            let response = try ConsoleTestServer.inspect(
-                #"{"url": "http://127.0.0.1:\#(tagPort)/wrapper.xml"}"#, port: server.port)
-            let report = try report(response)
-            let hops = try #require(report.hops)
-            #expect(hops.count == 2)
-            #expect(hops[1].url == "http://192.0.2.44/next.xml")
-            #expect(hops[1].failure?.contains("refused") == true)
-            #expect(hops[1].bytes == 0)
-            #expect(!report.playable)
-        }
+        try withTagServer(
+            { _ in
+                .xml(
+                    """
+                    <VAST version="4.2"><Ad id="w"><Wrapper><AdSystem>t</AdSystem>\
+                    <VASTAdTagURI><![CDATA[http://192.0.2.44/next.xml]]></VASTAdTagURI>\
+                    <Impression><![CDATA[http://127.0.0.1/imp]]></Impression></Wrapper></Ad></VAST>
+                    """)
+            },
+            run: { tagPort in
+                let (server, directory) = try ConsoleTestServer.start()
+                defer {
+                    server.shutdown()
+                    directory.remove()
+                }
+                let response = try ConsoleTestServer.inspect(
+                    #"{"url": "http://127.0.0.1:\#(tagPort)/wrapper.xml"}"#, port: server.port)
+                let report = try report(response)
+                let hops = try #require(report.hops)
+                #expect(hops.count == 2)
+                #expect(hops[1].url == "http://192.0.2.44/next.xml")
+                #expect(hops[1].failure?.contains("refused") == true)
+                #expect(hops[1].bytes == 0)
+                #expect(!report.playable)
+            })
     }
 
     @Test func aRedirectToANonLoopbackHostIsRefused() throws {
-        try withTagServer({ _ in
-            HTTPResponse(status: 302, headers: HTTPHeaders([("Location", "http://198.51.100.9/vast")]))
-        }) { tagPort in
-            let (server, directory) = try ConsoleTestServer.start()
-            defer {
-                server.shutdown()
-                directory.remove()
-            }
-            let report = try report(
-                ConsoleTestServer.inspect(#"{"url": "http://127.0.0.1:\#(tagPort)/tag"}"#, port: server.port))
-            #expect(report.hops?.first?.failure?.contains("198.51.100.9") == true)
-            #expect(!report.playable)
-        }
+        try withTagServer(
+            { _ in
+                HTTPResponse(status: 302, headers: HTTPHeaders([("Location", "http://198.51.100.9/vast")]))
+            },
+            run: { tagPort in
+                let (server, directory) = try ConsoleTestServer.start()
+                defer {
+                    server.shutdown()
+                    directory.remove()
+                }
+                let report = try report(
+                    ConsoleTestServer.inspect(#"{"url": "http://127.0.0.1:\#(tagPort)/tag"}"#, port: server.port))
+                #expect(report.hops?.first?.failure?.contains("198.51.100.9") == true)
+                #expect(!report.playable)
+            })
     }
 
     @Test func badBodiesAreJSONErrors() throws {

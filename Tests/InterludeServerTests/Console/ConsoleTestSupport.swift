@@ -54,7 +54,7 @@ enum ConsoleTestServer {
 
 /// A loopback HTTP server answering every request with `respond`.
 func withTagServer(
-    _ respond: @escaping @Sendable (HTTPRequest) -> HTTPResponse, _ body: (UInt16) throws -> Void
+    _ respond: @escaping @Sendable (HTTPRequest) -> HTTPResponse, run body: (UInt16) throws -> Void
 ) throws {
     let server = try HTTPServer.start(host: "127.0.0.1", port: 0, handler: respond)
     defer { server.shutdown() }
