@@ -218,6 +218,8 @@ public final class HLSStreamDisplay: VideoDisplay {
     private func startFetch(_ fetch: HLSFetch, isSegment: Bool) -> Task<Void, Never> {
         let http = self.http
         let clock = self.clock
+        // A request due now counts as on the network from now, not from when its task first runs.
+        if fetch.notBefore <= clock.now { setInFlight(isSegment: isSegment, true) }
         return Task { [weak self] in
             do { try await clock.sleep(until: fetch.notBefore) } catch { return }
             guard !Task.isCancelled else { return }

@@ -59,7 +59,7 @@ struct HLSSegmentContents: Sendable, Hashable {
     var firstMediaPTS: UInt64?
     /// The timed-ID3 PES packets, in stream order.
     var metadata: [TimedID3Metadata]
-    /// The bytes parsed as a transport stream (a PAT and PMT were found).
+    /// The bytes parsed as a transport stream (transport packets were found).
     var isTransportStream: Bool
     /// Damaged packets, sections, PES packets or ID3 frames skipped.
     var issueCount: Int
@@ -87,7 +87,8 @@ struct HLSSegmentContents: Sendable, Hashable {
             case .programMap: break
             }
         }
-        guard demuxer.programMap != nil else { return .unread }
+        // No transport packet at all: fMP4 or packed audio, not damage.
+        guard demuxer.programMap != nil || demuxer.packetCount > 0 else { return .unread }
         return HLSSegmentContents(
             firstMediaPTS: demuxer.firstVideoPTS ?? demuxer.firstAudioPTS, metadata: metadata,
             isTransportStream: true, issueCount: issueCount, firstIssue: firstIssue)
