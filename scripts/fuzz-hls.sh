@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds the InterludeHLS libFuzzer targets (playlist parser, SCTE-35 decoder),
-# seeds them from the test fixtures, the video.js corpus and the SCTE 35
-# specification samples, runs each for FUZZ_SECONDS (default 60) and exits
-# non-zero on any crash. Usage: scripts/fuzz-hls.sh [seconds]
+# Builds the InterludeHLS libFuzzer targets (playlist parser, SCTE-35 decoder,
+# MPEG-TS demuxer and ID3 reader), seeds them from the test fixtures, the
+# video.js corpus, the SCTE 35 specification samples and generated TS/ID3,
+# runs each for FUZZ_SECONDS (default 60) and exits non-zero on any crash.
+# Usage: scripts/fuzz-hls.sh [seconds]
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -80,11 +81,53 @@ seed_scte35() {
     printf '%s' "/DA0AAAAAAAA///wBQb+cr0AUAAeAhxDVUVJSAAAjn/PAAGlmbAICAAAAAAsoKGKNAIAmsnRfg==" > "$dir/time-signal.b64"
 }
 
+seed_transport_streams() {
+    local dir="$WORK/seeds-ts"
+    mkdir -p "$dir"
+    cp Tests/InterludeHLSTests/Fixtures/MPEGTS/*.ts "$dir/"
+    # Generated: the fixture's first packets (PAT, PMT, media), a PAT/PMT
+    # declaring a timed-ID3 stream followed by an ID3 PES, and bare ID3 tags
+    # (v2.4 TXXX + PRIV, v2.3 unsynchronised, one with an extended header).
+    python3 - "$dir" Tests/InterludeHLSTests/Fixtures/MPEGTS/h264-aac-1s.ts <<'PY'
+import sys, pathlib, struct, zlib
+d = pathlib.Path(sys.argv[1]); ts = pathlib.Path(sys.argv[2]).read_bytes()
+(d / "head.ts").write_bytes(ts[:188 * 12])
+def synchsafe(n): return bytes([(n >> 21) & 0x7F, (n >> 14) & 0x7F, (n >> 7) & 0x7F, n & 0x7F])
+def frame24(fid, data): return fid.encode() + synchsafe(len(data)) + b"\0\0" + data
+def tag24(frames, flags=0): body = b"".join(frames); return b"ID3\x04\x00" + bytes([flags]) + synchsafe(len(body)) + body
+txxx = frame24("TXXX", b"\x03\x00google_1234")
+priv = frame24("PRIV", b"com.example\x00\x01\x02\xff")
+(d / "id3-v24.bin").write_bytes(tag24([txxx, priv]))
+(d / "id3-v24-ext.bin").write_bytes(tag24([b"\x00\x00\x00\x06\x01\x00", txxx], flags=0x40))
+v23 = b"TXXX" + struct.pack(">I", 9) + b"\0\0" + b"\x00\x00\xff\x00ab\xffcd"
+(d / "id3-v23-unsync.bin").write_bytes(b"ID3\x03\x00\x80" + synchsafe(len(v23)) + v23)
+def packet(pid, payload, start=True, cc=0):
+    head = bytes([0x47, (0x40 if start else 0) | (pid >> 8), pid & 0xFF, 0x10 | cc])
+    body = payload[:184]
+    return head + body + b"\xff" * (184 - len(body))
+def crc32_mpeg(data):
+    crc = 0xFFFFFFFF
+    for b in data:
+        crc ^= b << 24
+        for _ in range(8): crc = ((crc << 1) ^ 0x04C11DB7 if crc & 0x80000000 else crc << 1) & 0xFFFFFFFF
+    return crc
+def section(table, body):
+    s = bytes([table, 0xB0 | ((len(body) + 9) >> 8), (len(body) + 9) & 0xFF, 0, 1, 0xC1, 0, 0]) + body
+    return s + struct.pack(">I", crc32_mpeg(s))
+pat = section(0x00, b"\x00\x01\xf0\x00")
+pmt = section(0x02, b"\xe1\x00\xf0\x00" + b"\x1b\xe1\x00\xf0\x00" + b"\x15\xe1\x02\xf0\x0f" + b"\x26\x0d\xff\xffID3 \xffID3 \x00\x1f\x00")
+tag = tag24([txxx])
+pts = 900000
+pes = b"\x00\x00\x01\xbd" + struct.pack(">H", len(tag) + 8) + b"\x84\x80\x05" + bytes([0x21 | ((pts >> 29) & 0x0E), (pts >> 22) & 0xFF, ((pts >> 14) & 0xFE) | 1, (pts >> 7) & 0xFF, ((pts << 1) & 0xFE) | 1]) + tag
+(d / "id3-pes.ts").write_bytes(packet(0, b"\x00" + pat) + packet(0x1000, b"\x00" + pmt) + packet(0x102, pes))
+PY
+}
+
 run() {
-    local name="$1" seeds="$2"
+    local name="$1" seeds="$2"; shift 2
     echo "== fuzzing $name for ${SECONDS_PER_TARGET}s"
     mkdir -p "$WORK/corpus-$name" "$WORK/artifacts-$name"
-    if ! "$OUT/$name" "$WORK/corpus-$name" "$seeds" -max_total_time="$SECONDS_PER_TARGET" \
+    if ! "$OUT/$name" "$WORK/corpus-$name" "$seeds" "$@" -max_total_time="$SECONDS_PER_TARGET" \
         -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -artifact_prefix="$WORK/artifacts-$name/" \
         > "$WORK/$name.log" 2>&1; then
         tail -n 60 "$WORK/$name.log"
@@ -98,9 +141,13 @@ run() {
 
 build HLSPlaylistFuzz
 build SCTE35Fuzz
+build MPEGTSFuzz
 seed_playlists
 seed_scte35
+seed_transport_streams
 status=0
 run HLSPlaylistFuzz "$WORK/seeds-hls" || status=1
 run SCTE35Fuzz "$WORK/seeds-scte35" || status=1
+# Inputs up to 16 KiB: a segment's first PAT, PMT, media and metadata PES fit.
+run MPEGTSFuzz "$WORK/seeds-ts" -max_len=16384 || status=1
 exit $status

@@ -10,6 +10,9 @@ let usage = """
            interlude-bench loading-offline [N]   the chain's resolution work with bodies from memory
            interlude-bench loader-memory   resident memory of 100 loaded 5-ad pods
            interlude-bench manager         ads manager CPU per second of ad; memory over 1,000 ads
+           interlude-bench stream [--hours H] [--factor F] [--loopback-hours H]
+                                           HLSStreamDisplay CPU per live hour, memory over H hours at F×,
+                                           ID3 reader vs ffprobe (needs ffmpeg)
     """
 
 switch arguments.first {
@@ -31,6 +34,8 @@ case "loader-memory":
     exit(await LoaderMemoryBenchmark.run())
 case "manager":
     exit(await ManagerBenchmark.run())
+case "stream":
+    exit(await StreamDisplayBenchmark.run(arguments: Array(arguments.dropFirst())))
 case "vast-memory":
     exit(VASTMemoryBenchmark.run(childFile: arguments.dropFirst().first))
 default:

@@ -24,13 +24,13 @@ enum HLSFetcher {
             return Task.isCancelled ? nil : .failure(.unreachable("\(error)"))
         }
         guard !Task.isCancelled else { return nil }
-        let body = [UInt8](response.body)
         let isSuccess = (200..<300).contains(response.statusCode)
-        let contents = readsSegment && isSuccess ? HLSSegmentContents.read(body) : nil
+        // A segment is read where it lies and dropped; only a playlist's bytes go on.
+        let contents = readsSegment && isSuccess && fetch.readsContents ? HLSSegmentContents.read(response.body) : nil
         return .success(
             HLSFetchResponse(
                 statusCode: response.statusCode, url: response.url, headers: response.headers,
-                body: readsSegment ? [] : body, byteCount: body.count, contents: contents))
+                body: readsSegment ? [] : [UInt8](response.body), byteCount: response.body.count, contents: contents))
     }
 
     /// `request` raced against its timeout on `clock`.

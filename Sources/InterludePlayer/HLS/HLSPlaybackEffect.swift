@@ -11,6 +11,8 @@ struct HLSFetch: Sendable, Hashable {
     var timeout: TimeInterval
     /// Clock time before which the request must not start (reload schedule, retry delay).
     var notBefore: TimeInterval
+    /// A segment whose bytes are read for timed metadata (not an encrypted one).
+    var readsContents = false
 
     /// The request as the HTTP client takes it.
     var request: HTTPRequest {

@@ -27,7 +27,7 @@ extension HLSPlaybackState {
             .fetchSegment(
                 HLSFetch(
                     id: id, url: segment.url, byteRange: segment.byteRange, timeout: configuration.segmentTimeout,
-                    notBefore: notBefore)))
+                    notBefore: notBefore, readsContents: !segment.isEncrypted)))
     }
 
     /// The answer to segment request `id`; a successful one carries the

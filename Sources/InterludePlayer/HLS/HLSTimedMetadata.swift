@@ -73,7 +73,7 @@ struct HLSSegmentContents: Sendable, Hashable {
     /// Reads `bytes` with one ``TSDemuxer`` pass. Bytes that are not a
     /// transport stream (fMP4, packed audio) give no metadata and no
     /// issues; damage inside a transport stream is counted and skipped.
-    static func read(_ bytes: [UInt8]) -> HLSSegmentContents {
+    static func read(_ bytes: some Collection<UInt8>) -> HLSSegmentContents {
         var demuxer = TSDemuxer()
         var metadata: [TimedID3Metadata] = []
         var issueCount = 0
