@@ -81,53 +81,81 @@ seed_scte35() {
     printf '%s' "/DA0AAAAAAAA///wBQb+cr0AUAAeAhxDVUVJSAAAjn/PAAGlmbAICAAAAAAsoKGKNAIAmsnRfg==" > "$dir/time-signal.b64"
 }
 
-seed_transport_streams() {
+seed_ts() {
     local dir="$WORK/seeds-ts"
     mkdir -p "$dir"
     cp Tests/InterludeHLSTests/Fixtures/MPEGTS/*.ts "$dir/"
-    # Generated: the fixture's first packets (PAT, PMT, media), a PAT/PMT
-    # declaring a timed-ID3 stream followed by an ID3 PES, and bare ID3 tags
-    # (v2.4 TXXX + PRIV, v2.3 unsynchronised, one with an extended header).
-    python3 - "$dir" Tests/InterludeHLSTests/Fixtures/MPEGTS/h264-aac-1s.ts <<'PY'
-import sys, pathlib, struct, zlib
-d = pathlib.Path(sys.argv[1]); ts = pathlib.Path(sys.argv[2]).read_bytes()
-(d / "head.ts").write_bytes(ts[:188 * 12])
-def synchsafe(n): return bytes([(n >> 21) & 0x7F, (n >> 14) & 0x7F, (n >> 7) & 0x7F, n & 0x7F])
-def frame24(fid, data): return fid.encode() + synchsafe(len(data)) + b"\0\0" + data
-def tag24(frames, flags=0): body = b"".join(frames); return b"ID3\x04\x00" + bytes([flags]) + synchsafe(len(body)) + body
-txxx = frame24("TXXX", b"\x03\x00google_1234")
-priv = frame24("PRIV", b"com.example\x00\x01\x02\xff")
-(d / "id3-v24.bin").write_bytes(tag24([txxx, priv]))
-(d / "id3-v24-ext.bin").write_bytes(tag24([b"\x00\x00\x00\x06\x01\x00", txxx], flags=0x40))
-v23 = b"TXXX" + struct.pack(">I", 9) + b"\0\0" + b"\x00\x00\xff\x00ab\xffcd"
-(d / "id3-v23-unsync.bin").write_bytes(b"ID3\x03\x00\x80" + synchsafe(len(v23)) + v23)
-def packet(pid, payload, start=True, cc=0):
-    head = bytes([0x47, (0x40 if start else 0) | (pid >> 8), pid & 0xFF, 0x10 | cc])
-    body = payload[:184]
-    return head + body + b"\xff" * (184 - len(body))
-def crc32_mpeg(data):
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc ^= b << 24
-        for _ in range(8): crc = ((crc << 1) ^ 0x04C11DB7 if crc & 0x80000000 else crc << 1) & 0xFFFFFFFF
-    return crc
-def section(table, body):
-    s = bytes([table, 0xB0 | ((len(body) + 9) >> 8), (len(body) + 9) & 0xFF, 0, 1, 0xC1, 0, 0]) + body
-    return s + struct.pack(">I", crc32_mpeg(s))
-pat = section(0x00, b"\x00\x01\xf0\x00")
-pmt = section(0x02, b"\xe1\x00\xf0\x00" + b"\x1b\xe1\x00\xf0\x00" + b"\x15\xe1\x02\xf0\x0f" + b"\x26\x0d\xff\xffID3 \xffID3 \x00\x1f\x00")
-tag = tag24([txxx])
-pts = 900000
-pes = b"\x00\x00\x01\xbd" + struct.pack(">H", len(tag) + 8) + b"\x84\x80\x05" + bytes([0x21 | ((pts >> 29) & 0x0E), (pts >> 22) & 0xFF, ((pts >> 14) & 0xFE) | 1, (pts >> 7) & 0xFF, ((pts << 1) & 0xFE) | 1]) + tag
-(d / "id3-pes.ts").write_bytes(packet(0, b"\x00" + pat) + packet(0x1000, b"\x00" + pmt) + packet(0x102, pes))
+    # Generated: a PAT/PMT declaring a timed-ID3 stream and ID3 PES packets
+    # (v2.4 and v2.3 tags), the tags alone, and the PAT and PMT sections alone.
+    python3 - "$dir" <<'PY'
+import sys, pathlib
+d = pathlib.Path(sys.argv[1])
+
+def crc(data):
+    value = 0xFFFFFFFF
+    for byte in data:
+        value ^= byte << 24
+        for _ in range(8):
+            value = ((value << 1) ^ 0x04C11DB7) if value & 0x80000000 else value << 1
+            value &= 0xFFFFFFFF
+    return value.to_bytes(4, "big")
+
+def section(table_id, extension, body):
+    head = bytes([table_id, 0xB0 | (len(body) + 9) >> 8, (len(body) + 9) & 0xFF]) + extension.to_bytes(2, "big") + bytes([0xC1, 0, 0])
+    return head + body + crc(head + body)
+
+def synchsafe(n):
+    return bytes([(n >> 21) & 0x7F, (n >> 14) & 0x7F, (n >> 7) & 0x7F, n & 0x7F])
+
+def id3(frames, major=4):
+    body = b""
+    for fid, data in frames:
+        size = synchsafe(len(data)) if major == 4 else len(data).to_bytes(4, "big")
+        body += fid + size + b"\0\0" + data
+    return b"ID3" + bytes([major, 0, 0]) + synchsafe(len(body)) + body
+
+def packets(pid, payload, cc=0, psi=False):
+    out = b""
+    first = True
+    if psi:
+        payload = b"\0" + payload
+    while payload:
+        chunk, payload = payload[:184], payload[184:]
+        header = bytes([0x47, (0x40 if first else 0) | pid >> 8, pid & 0xFF])
+        if len(chunk) == 184 or psi:
+            out += header + bytes([0x10 | cc]) + chunk + b"\xff" * (184 - len(chunk))
+        else:
+            stuffing = 184 - len(chunk)
+            field = bytes([stuffing - 1]) + (b"\0" + b"\xff" * (stuffing - 2) if stuffing > 1 else b"")
+            out += header + bytes([0x30 | cc]) + field + chunk
+        cc = (cc + 1) & 15
+        first = False
+    return out
+
+def pes(pts, payload):
+    stamp = bytes([0x21 | (pts >> 29) & 0x0E, (pts >> 22) & 0xFF, ((pts >> 14) & 0xFE) | 1, (pts >> 7) & 0xFF, ((pts << 1) & 0xFE) | 1])
+    return b"\0\0\1\xbd" + (len(payload) + 8).to_bytes(2, "big") + b"\x84\x80\x05" + stamp + payload
+
+ident = b"\xff\xffID3 \xffID3 \0"
+pat = section(0, 1, b"\0\1\xf0\0")
+pmt = section(2, 1, b"\xe1\0\xf0\x11" + b"\x25\x0f" + ident + b"\x1f\0\1" + b"\x1b\xe1\0\xf0\0" + b"\x15\xe1\2\xf0\x0f\x26\x0d" + ident + b"\x0f")
+tag24 = id3([(b"TXXX", b"\3\0google_start_1"), (b"PRIV", b"owner\0\1\2\3")])
+tag23 = id3([(b"TXXX", b"\1\xff\xfea\0\0\0\xff\xfeb\0"), (b"TIT2", b"\0title")], major=3)
+video = b"\0\0\1\xe0\0\0\x80\x80\x05\x21\0\x05\xbf\x21" + bytes(300)
+ts = packets(0, pat, psi=True) + packets(0x1000, pmt, psi=True) + packets(0x102, pes(90000, tag24)) + packets(0x100, video) + packets(0x102, pes(93000, tag23), cc=1)
+(d / "gen-id3.ts").write_bytes(ts)
+(d / "tag-v24.id3").write_bytes(tag24)
+(d / "tag-v23.id3").write_bytes(tag23)
+(d / "pat.section").write_bytes(pat)
+(d / "pmt.section").write_bytes(pmt)
 PY
 }
 
 run() {
-    local name="$1" seeds="$2"; shift 2
+    local name="$1" seeds="$2"
     echo "== fuzzing $name for ${SECONDS_PER_TARGET}s"
     mkdir -p "$WORK/corpus-$name" "$WORK/artifacts-$name"
-    if ! "$OUT/$name" "$WORK/corpus-$name" "$seeds" "$@" -max_total_time="$SECONDS_PER_TARGET" \
+    if ! "$OUT/$name" "$WORK/corpus-$name" "$seeds" -max_total_time="$SECONDS_PER_TARGET" \
         -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -artifact_prefix="$WORK/artifacts-$name/" \
         > "$WORK/$name.log" 2>&1; then
         tail -n 60 "$WORK/$name.log"
@@ -141,13 +169,12 @@ run() {
 
 build HLSPlaylistFuzz
 build SCTE35Fuzz
-build MPEGTSFuzz
+build TSID3Fuzz
 seed_playlists
 seed_scte35
-seed_transport_streams
+seed_ts
 status=0
 run HLSPlaylistFuzz "$WORK/seeds-hls" || status=1
 run SCTE35Fuzz "$WORK/seeds-scte35" || status=1
-# Inputs up to 16 KiB: a segment's first PAT, PMT, media and metadata PES fit.
-run MPEGTSFuzz "$WORK/seeds-ts" -max_len=16384 || status=1
+run TSID3Fuzz "$WORK/seeds-ts" || status=1
 exit $status

@@ -10,6 +10,9 @@ let usage = """
            interlude-bench loading-offline [N]   the chain's resolution work with bodies from memory
            interlude-bench loader-memory   resident memory of 100 loaded 5-ad pods
            interlude-bench manager         ads manager CPU per second of ad; memory over 1,000 ads
+           interlude-bench conditioning [--catalog default|test]
+                                           stream media build vs plain ffmpeg; cached second start
+           interlude-bench ts [FILE]       MPEG-TS: ID3 injection per request and demuxing vs memcpy and ffprobe
            interlude-bench stream [--hours H] [--factor F] [--loopback-hours H]
                                            HLSStreamDisplay CPU per live hour, memory over H hours at F×,
                                            ID3 reader vs ffprobe (needs ffmpeg)
@@ -26,6 +29,14 @@ case "hls":
         FileHandle.standardError.write(Data("interlude-bench hls: \(error)\n".utf8))
         exit(1)
     }
+case "ts":
+    do {
+        try TSBench.run(arguments: Array(arguments.dropFirst()))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("interlude-bench ts: \(error)\n".utf8))
+        exit(1)
+    }
 case "loading-offline":
     exit(await LoadingBenchmark.runOffline(iterations: Int(arguments.dropFirst().first ?? "") ?? 2000))
 case "loading":
@@ -34,6 +45,8 @@ case "loader-memory":
     exit(await LoaderMemoryBenchmark.run())
 case "manager":
     exit(await ManagerBenchmark.run())
+case "conditioning":
+    exit(ConditioningBenchmark.run(arguments: Array(arguments.dropFirst())))
 case "stream":
     exit(await StreamDisplayBenchmark.run(arguments: Array(arguments.dropFirst())))
 case "vast-memory":
