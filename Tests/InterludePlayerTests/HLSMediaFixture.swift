@@ -22,16 +22,31 @@ struct HLSMediaFixture: Sendable {
     static let isAvailable = ffmpeg != nil && ffprobe != nil
     static let skipMessage: Comment = "ffmpeg/ffprobe are not installed: install ffmpeg (scripts/install-deps.sh)"
 
-    /// The fixture, made on first use.
-    static let shared: Result<HLSMediaFixture, FixtureError> = {
-        do throws(FixtureError) { return .success(try make()) } catch { return .failure(error) }
-    }()
+    /// The fixture, made on first use (once, however many tests ask at the same time).
+    static func shared() async throws(FixtureError) -> HLSMediaFixture {
+        do { return try await cache.fixture() } catch let error as FixtureError { throw error } catch {
+            throw FixtureError(description: "\(error)")
+        }
+    }
+
+    private static let cache = Cache()
+
+    private actor Cache {
+        private var making: Task<HLSMediaFixture, any Error>?
+
+        func fixture() async throws -> HLSMediaFixture {
+            if let making { return try await making.value }
+            let task = Task { () async throws -> HLSMediaFixture in try await HLSMediaFixture.make() }
+            making = task
+            return try await task.value
+        }
+    }
 
     struct FixtureError: Error, CustomStringConvertible {
         var description: String
     }
 
-    private static func make() throws(FixtureError) -> HLSMediaFixture {
+    private static func make() async throws(FixtureError) -> HLSMediaFixture {
         guard let ffmpeg, let ffprobe else { throw FixtureError(description: "ffmpeg or ffprobe is not installed") }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "interlude-hls-\(UUID().uuidString)")
@@ -41,16 +56,16 @@ struct HLSMediaFixture: Sendable {
             throw FixtureError(description: "cannot create \(directory.path): \(error)")
         }
         defer { try? FileManager.default.removeItem(at: directory) }
-        let low = try encode(ffmpeg, size: "160x90", bitrate: "40k", name: "low", in: directory)
-        let high = try encode(ffmpeg, size: "320x180", bitrate: "120k", name: "high", in: directory)
+        let low = try await encode(ffmpeg, size: "160x90", bitrate: "40k", name: "low", in: directory)
+        let high = try await encode(ffmpeg, size: "320x180", bitrate: "120k", name: "high", in: directory)
         var firstPTS: [UInt64] = []
         for index in low.files.indices {
-            let result = try run(
+            let result = try await run(
                 ffprobe,
                 [
                     "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts", "-of", "csv=p=0",
                     "-read_intervals", "%+#1", low.files[index].path,
-                ])
+                ], in: directory)
             let text = String(decoding: result, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
             guard let pts = UInt64(text.trimmingCharacters(in: CharacterSet(charactersIn: " ,\r"))) else {
                 throw FixtureError(
@@ -64,10 +79,10 @@ struct HLSMediaFixture: Sendable {
     }
 
     private static func encode(_ ffmpeg: String, size: String, bitrate: String, name: String, in directory: URL)
-        throws(FixtureError) -> (files: [URL], durations: [Double])
+        async throws(FixtureError) -> (files: [URL], durations: [Double])
     {
         let playlist = directory.appendingPathComponent("\(name).m3u8")
-        _ = try run(
+        _ = try await run(
             ffmpeg,
             [
                 "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=30", "-f", "lavfi", "-i",
@@ -75,7 +90,7 @@ struct HLSMediaFixture: Sendable {
                 "30", "-keyint_min", "30", "-sc_threshold", "0", "-b:v", bitrate, "-c:a", "aac", "-b:a", "16k", "-ac",
                 "1", "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod", "-hls_segment_filename",
                 directory.appendingPathComponent("\(name)%d.ts").path, playlist.path,
-            ])
+            ], in: directory)
         let text = (try? String(contentsOf: playlist, encoding: .utf8)) ?? ""
         var files: [URL] = []
         var durations: [Double] = []
@@ -98,24 +113,57 @@ struct HLSMediaFixture: Sendable {
         }
     }
 
-    private static func run(_ executable: String, _ arguments: [String]) throws(FixtureError) -> Data {
+    /// Runs a tool, niced (other tests keep their CPU), without blocking a
+    /// thread of the concurrency pool: output goes to files, and the exit
+    /// is awaited through the termination handler.
+    private static func run(_ executable: String, _ arguments: [String], in directory: URL) async throws(FixtureError)
+        -> Data
+    {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        do { try process.run() } catch { throw FixtureError(description: "cannot run \(executable): \(error)") }
-        // Both pipes read before waiting, so a full pipe cannot stall the child.
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        if let nice = nice {
+            process.executableURL = URL(fileURLWithPath: nice)
+            process.arguments = ["-n", "10", executable] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        }
+        let outputURL = directory.appendingPathComponent("out-\(UUID().uuidString)")
+        let errorURL = directory.appendingPathComponent("err-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outputURL)
+            try? FileManager.default.removeItem(at: errorURL)
+        }
+        let status: Int32
+        do {
+            let output = try FileHandle(forWritingTo: outputURL)
+            let error = try FileHandle(forWritingTo: errorURL)
+            defer {
+                try? output.close()
+                try? error.close()
+            }
+            process.standardOutput = output
+            process.standardError = error
+            status = try await withCheckedThrowingContinuation { continuation in
+                process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+                do { try process.run() } catch {
+                    process.terminationHandler = nil
+                    continuation.resume(throwing: error)
+                }
+            }
+        } catch {
+            throw FixtureError(description: "cannot run \(executable): \(error)")
+        }
+        let data = (try? Data(contentsOf: outputURL)) ?? Data()
+        guard status == 0 else {
+            let message = String(decoding: (try? Data(contentsOf: errorURL)) ?? Data(), as: UTF8.self)
             throw FixtureError(description: "\(executable) \(arguments.joined(separator: " ")) failed: \(message)")
         }
         return data
     }
+
+    private static let nice = tool("nice")
 
     private static func tool(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

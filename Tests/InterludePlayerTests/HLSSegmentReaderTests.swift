@@ -8,7 +8,7 @@ import Testing
 /// segments damaged on purpose: bad input is skipped and counted, never fatal.
 @Suite(.enabled(if: HLSMediaFixture.isAvailable, HLSMediaFixture.skipMessage))
 struct HLSSegmentReaderTests {
-    static func fixture() throws -> HLSMediaFixture { try HLSMediaFixture.shared.get() }
+    static func fixture() async throws -> HLSMediaFixture { try await HLSMediaFixture.shared() }
 
     /// `packets` inserted right after the segment's first PAT/PMT (its PMT declaring the ID3 stream).
     static func inserting(_ packets: [UInt8], into segment: [UInt8]) throws -> (bytes: [UInt8], pid: UInt16) {
@@ -19,8 +19,8 @@ struct HLSSegmentReaderTests {
         return (bytes, injector.metadataPID)
     }
 
-    @Test func aSegmentReadsItsFirstVideoPTSAndItsFrames() throws {
-        let fixture = try Self.fixture()
+    @Test func aSegmentReadsItsFirstVideoPTSAndItsFrames() async throws {
+        let fixture = try await Self.fixture()
         let contents = HLSSegmentContents.read(try fixture.low(2, withTXXX: "google_x", at: 1))
         #expect(contents.isTransportStream)
         #expect(contents.firstMediaPTS == fixture.firstVideoPTS[2])
@@ -29,8 +29,8 @@ struct HLSSegmentReaderTests {
         #expect(contents.issueCount == 0)
     }
 
-    @Test func aTruncatedMetadataPESIsSkippedAndTheNextOneRead() throws {
-        let fixture = try Self.fixture()
+    @Test func aTruncatedMetadataPESIsSkippedAndTheNextOneRead() async throws {
+        let fixture = try await Self.fixture()
         let injector = try TSMetadataInjector(segment: fixture.low[0])
         let pts = fixture.firstVideoPTS[0]
         // Two PES packets in one call, so their continuity counters run on.
@@ -61,8 +61,8 @@ struct HLSSegmentReaderTests {
         // ID3v2.2, not read.
         [0x49, 0x44, 0x33, 2, 0, 0, 0, 0, 0, 0],
     ])
-    func aBadTagIsSkippedAndCounted(tag: [UInt8]) throws {
-        let fixture = try Self.fixture()
+    func aBadTagIsSkippedAndCounted(tag: [UInt8]) async throws {
+        let fixture = try await Self.fixture()
         let injector = try TSMetadataInjector(segment: fixture.low[1])
         var counter: UInt8 = 0
         let packets = try PESPacket(streamID: PESPacket.privateStream1, pts: fixture.firstVideoPTS[1], payload: tag)

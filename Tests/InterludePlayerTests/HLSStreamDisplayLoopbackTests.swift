@@ -12,7 +12,7 @@ import Testing
 @Suite(.serialized, .enabled(if: HLSMediaFixture.isAvailable, HLSMediaFixture.skipMessage))
 @MainActor
 struct HLSStreamDisplayLoopbackTests {
-    static func fixture() throws -> HLSMediaFixture { try HLSMediaFixture.shared.get() }
+    static func fixture() async throws -> HLSMediaFixture { try await HLSMediaFixture.shared() }
 
     /// Stream seconds where low segment `index` of a playlist of low segments starts.
     static func start(of index: Int, _ fixture: HLSMediaFixture) -> Double {
@@ -20,7 +20,7 @@ struct HLSStreamDisplayLoopbackTests {
     }
 
     @Test func aRealVODPlaysToItsEndReportingItsID3FrameAtItsPTS() async throws {
-        let fixture = try Self.fixture()
+        let fixture = try await Self.fixture()
         let origin = try LoopbackOrigin()
         defer { origin.shutdown() }
         let segment1 = try fixture.low(1, withTXXX: "google_start_1", at: 0.5)
@@ -46,7 +46,7 @@ struct HLSStreamDisplayLoopbackTests {
     }
 
     @Test func aMultivariantPlaylistPlaysTheVariantUnderTheCap() async throws {
-        let fixture = try Self.fixture()
+        let fixture = try await Self.fixture()
         let origin = try LoopbackOrigin()
         defer { origin.shutdown() }
         origin.set(
@@ -78,7 +78,7 @@ struct HLSStreamDisplayLoopbackTests {
 
     @Test func aDiscontinuityWhereTimestampsGoBackIsFollowed() async throws {
         // s0 s1 | s0 s1 again: after the discontinuity the PTS restart where they began.
-        let fixture = try Self.fixture()
+        let fixture = try await Self.fixture()
         let origin = try LoopbackOrigin()
         defer { origin.shutdown() }
         let segment1 = try fixture.low(1, withTXXX: "google_mid", at: 0.5)
@@ -107,7 +107,7 @@ struct HLSStreamDisplayLoopbackTests {
     }
 
     @Test func aLiveWindowIsReloadedAndEachFrameIsReportedOnceInOrder() async throws {
-        let fixture = try Self.fixture()
+        let fixture = try await Self.fixture()
         let origin = try LoopbackOrigin()
         defer { origin.shutdown() }
         // Segment n is low segment n % 4; every low segment 1 carries its number.
@@ -148,7 +148,7 @@ struct HLSStreamDisplayLoopbackTests {
     }
 
     @Test func aMissingSegmentOverHTTPIsADisplayError() async throws {
-        let fixture = try Self.fixture()
+        let fixture = try await Self.fixture()
         let origin = try LoopbackOrigin()
         defer { origin.shutdown() }
         origin.set("/vod/index.m3u8", .playlist(fixture.vodPlaylist(["s0.ts", "gone.ts"], segments: [0, 1])))
@@ -163,7 +163,7 @@ struct HLSStreamDisplayLoopbackTests {
     }
 
     @Test func aSegmentThatStallsTimesOut() async throws {
-        let fixture = try Self.fixture()
+        let fixture = try await Self.fixture()
         let origin = try LoopbackOrigin()
         defer { origin.shutdown() }
         origin.set("/vod/index.m3u8", .playlist(fixture.vodPlaylist(["s0.ts"], segments: [0])))
@@ -190,7 +190,7 @@ struct HLSStreamDisplayLoopbackTests {
     }
 
     @Test func damagedTransportStreamsAreSkippedOverAndCounted() async throws {
-        let fixture = try Self.fixture()
+        let fixture = try await Self.fixture()
         let origin = try LoopbackOrigin()
         defer { origin.shutdown() }
         // s0: the PMT's CRC broken in every copy; s1: cut in the middle of a packet;

@@ -81,11 +81,11 @@ struct HLSStreamDisplayTests {
     @Test func aVODPlaysThroughTheDelegateOnAManualClock() async {
         let (display, recorder, clock) = Self.make(Self.vodRoutes())
         display.load(URL(string: "\(Self.base)/index.m3u8")!, subtitles: nil)
-        await clock.simulate(for: 0)
+        await DisplayClockDriver.run(display, clock, for: 0)
         #expect(recorder.milestones == ["load"])
         #expect(display.totalMediaTime == 12)
         display.play()
-        await clock.simulate(for: 13)
+        await DisplayClockDriver.run(display, clock, for: 13)
         #expect(recorder.milestones == ["load", "start", "complete"])
         #expect(recorder.progress.count == 60)
         #expect(recorder.progress.last == 12)
@@ -101,7 +101,7 @@ struct HLSStreamDisplayTests {
         let (display, recorder, clock) = Self.make([:])
         display.load(URL(string: "http://origin.test/ad.mp4")!, subtitles: nil)
         #expect(recorder.calls.isEmpty)
-        await clock.simulate(for: 0)
+        await DisplayClockDriver.run(display, clock, for: 0)
         #expect(recorder.calls == ["error"])
         guard case .cannotDisplay(let message) = recorder.errors.first as? VideoDisplayError else {
             Issue.record("expected cannotDisplay, got \(recorder.errors)")
@@ -117,6 +117,8 @@ struct HLSStreamDisplayTests {
         let (display, recorder, clock) = Self.make(routes, .init(segmentTimeout: 2, retryLimit: 0))
         display.load(URL(string: "\(Self.base)/index.m3u8")!, subtitles: nil)
         display.play()
+        // The hanging request and its timeout both sleep on the clock before it moves.
+        await clock.waitForSleepers(2)
         await clock.simulate(for: 1.9)
         #expect(recorder.errors.isEmpty)
         #expect(display.status.requestsInFlight == 1)
@@ -131,7 +133,11 @@ struct HLSStreamDisplayTests {
         let routes: [String: InMemoryHTTPClient.Reply] = ["\(Self.base)/index.m3u8": .hang]
         let (display, recorder, clock) = Self.make(routes, .init(playlistTimeout: 3, retryLimit: 1, retryDelay: 1))
         display.load(URL(string: "\(Self.base)/index.m3u8")!, subtitles: nil)
-        await clock.simulate(for: 6.9)
+        await clock.waitForSleepers(2)
+        // Timed out at 3 s; the retry starts at 4 s and hangs again: its two sleepers before time moves on.
+        await clock.simulate(for: 4)
+        await clock.waitForSleepers(2)
+        await clock.simulate(for: 2.9)
         #expect(recorder.errors.isEmpty)
         // 3 s, 1 s apart, 3 s again.
         await clock.simulate(for: 0.2)
@@ -147,7 +153,7 @@ struct HLSStreamDisplayTests {
         let (live, _, clock, http) = Self.makeWithClient(routes)
         live.loadStream(URL(string: url)!, subtitles: nil)
         live.play()
-        await clock.simulate(for: 10)
+        await DisplayClockDriver.run(live, clock, for: 10)
         // Loads at 0, 4, 8 (changed each time).
         #expect(http.requestedURLs.filter { $0 == url }.count == 3)
         #expect(abs(live.currentMediaTime - 22) < 1e-6)
@@ -155,7 +161,7 @@ struct HLSStreamDisplayTests {
         #expect(live.totalMediaTime == 0)
         live.reset()
         #expect(live.status.phase == .idle)
-        await clock.simulate(for: 10)
+        await DisplayClockDriver.run(live, clock, for: 10)
         #expect(http.requestedURLs.filter { $0 == url }.count == 3)
     }
 
@@ -166,7 +172,7 @@ struct HLSStreamDisplayTests {
         }
         display.load(URL(string: "\(Self.base)/index.m3u8")!, subtitles: nil)
         display.play()
-        await clock.simulate(for: 5)
+        await DisplayClockDriver.run(display, clock, for: 5)
         #expect(recorder.milestones == ["load", "start", "pause"])
         #expect(abs(display.currentMediaTime - 1) < 1e-6)
         #expect(!display.isPlaying)
@@ -175,7 +181,7 @@ struct HLSStreamDisplayTests {
     @Test func aSeekReportsProgressOnTheNextTurn() async {
         let (display, recorder, clock) = Self.make(Self.vodRoutes())
         display.load(URL(string: "\(Self.base)/index.m3u8")!, subtitles: nil)
-        await clock.simulate(for: 0)
+        await DisplayClockDriver.run(display, clock, for: 0)
         display.seekStream(to: 7)
         #expect(recorder.progress.isEmpty)
         await clock.simulate(for: 0)
@@ -211,8 +217,8 @@ struct HLSStreamDisplayTests {
         var rendering = AdsRenderingSettings()
         rendering.disableUi = true
         manager?.initialize(with: rendering)
-        await clock.simulate(for: 1)
-        await clock.simulate(for: 14)
+        await DisplayClockDriver.run(display, clock, for: 1)
+        await DisplayClockDriver.run(display, clock, for: 14)
         #expect(recorder.types.contains(.started))
         #expect(recorder.types.contains(.midpoint))
         #expect(recorder.types.contains(.complete))

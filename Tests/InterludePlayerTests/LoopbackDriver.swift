@@ -21,7 +21,22 @@ struct LoopbackDriver {
     }
 
     /// Waits (in real time, at most `limit` seconds) until no request is in flight.
-    func settle(limit: TimeInterval = 20) async {
+    func settle(limit: TimeInterval = 20) async { await DisplayClockDriver.settle(display, limit: limit) }
+
+    /// Moves the clock `seconds` forward, one due wake-up at a time, letting
+    /// every request finish before the next step; `step` runs before each.
+    func run(for seconds: TimeInterval, step: (TimeInterval) -> Void = { _ in }) async {
+        await DisplayClockDriver.run(display, clock, for: seconds, step: step)
+    }
+}
+
+/// Moves a manual clock under an ``HLSStreamDisplay`` only while none of
+/// its requests is on the way: the display's HTTP answers come on other
+/// threads, and a clock that jumped ahead of them would time them out or
+/// play without them.
+@MainActor
+enum DisplayClockDriver {
+    static func settle(_ display: HLSStreamDisplay, limit: TimeInterval = 20) async {
         let deadline = Date().addingTimeInterval(limit)
         var quiet = 0
         while Date() < deadline {
@@ -37,18 +52,19 @@ struct LoopbackDriver {
         }
     }
 
-    /// Moves the clock `seconds` forward, one due wake-up at a time, letting
-    /// every request finish before the next step; `step` runs before each.
-    func run(for seconds: TimeInterval, step: (TimeInterval) -> Void = { _ in }) async {
+    static func run(
+        _ display: HLSStreamDisplay, _ clock: ManualClock, for seconds: TimeInterval,
+        step: (TimeInterval) -> Void = { _ in }
+    ) async {
         let end = clock.now + seconds
         while true {
-            await settle()
+            await settle(display)
             step(clock.now)
-            await settle()
+            await settle(display)
             guard let next = clock.nextDeadline, next <= end else { break }
             clock.advance(to: next)
         }
         clock.advance(to: end)
-        await settle()
+        await settle(display)
     }
 }
