@@ -10,11 +10,16 @@ import InterludeServer
 public final class LoopbackOrigin: @unchecked Sendable {
     /// One path's answer.
     public struct Resource: Sendable {
+        /// HTTP status (200 answers a `Range` with 206 and the range).
         public var status: Int
+        /// `Content-Type`.
         public var contentType: String
+        /// The whole body.
         public var body: [UInt8]
+        /// How the server sends it (a delay, a drip, a reset …).
         public var delivery: HTTPResponse.Delivery
 
+        /// A resource; defaults: 200, `application/octet-stream`, empty, at once.
         public init(
             status: Int = 200, contentType: String = "application/octet-stream", body: [UInt8] = [],
             delivery: HTTPResponse.Delivery = .immediate

@@ -17,6 +17,7 @@ import InterludeHLS
 /// test plays a stream on a manual clock. ``status`` says what it knows.
 @MainActor
 public final class HLSStreamDisplay: VideoDisplay {
+    /// Receives playback events (IMA's `IMAVideoDisplay.delegate`); set by the SDK or the app.
     public weak var delegate: (any VideoDisplayDelegate)?
     /// Kept for the SDK (nothing is heard).
     public var volume: Float = 1
@@ -98,11 +99,14 @@ public final class HLSStreamDisplay: VideoDisplay {
     /// Loads a stream with its ads stitched in; the same as ``load(_:subtitles:)``. IMA's `loadStream:withSubtitles:`.
     public func loadStream(_ url: URL, subtitles: [[String: String]]?) { load(url, subtitles: subtitles) }
 
+    /// Plays, now or once loading ends; `videoDisplayDidStart` the first
+    /// time, `videoDisplayDidResume` after a pause. IMA's `play`.
     public func play() { run { $0.play(now: clock.now, into: &$1) } }
 
+    /// Pauses the playhead (downloads and live reloads go on). IMA's `pause`.
     public func pause() { run { $0.pause(now: clock.now, into: &$1) } }
 
-    /// Stops, cancels every request and unloads.
+    /// Stops, cancels every request and unloads. IMA's `reset`.
     public func reset() {
         run { $0.reset(into: &$1) }
         cancelTasks()
