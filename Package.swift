@@ -23,8 +23,8 @@ let package = Package(
         .target(name: "Interlude", dependencies: ["InterludeVAST", "InterludeHLS"]),
         // Apple only (everything behind #if canImport): AVPlayer display, UIKit overlay.
         .target(name: "InterludeAVKit", dependencies: ["Interlude"]),
-        // Players for Linux/macOS: the simulated display (tests, demo).
-        .target(name: "InterludePlayer", dependencies: ["Interlude"]),
+        // Players for Linux/macOS: the simulated display (tests, demo) and the HLS stream display.
+        .target(name: "InterludePlayer", dependencies: ["Interlude", "InterludeHLS"]),
 
         // The reference ad stack (server side; links C libraries, not part of the SDK).
         .systemLibrary(
@@ -86,6 +86,9 @@ let package = Package(
             name: "InterludeIntegrationTests",
             dependencies: ["Interlude", "InterludePlayer", "InterludeServer", "InterludeTestSupport"]),
         .testTarget(name: "InterludeCLITests", dependencies: ["InterludeCLI", "InterludeTestSupport"]),
+        .testTarget(
+            name: "InterludePlayerTests",
+            dependencies: ["InterludePlayer", "Interlude", "InterludeHLS", "InterludeServer", "InterludeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

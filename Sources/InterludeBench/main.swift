@@ -13,6 +13,9 @@ let usage = """
            interlude-bench conditioning [--catalog default|test]
                                            stream media build vs plain ffmpeg; cached second start
            interlude-bench ts [FILE]       MPEG-TS: ID3 injection per request and demuxing vs memcpy and ffprobe
+           interlude-bench stream [--hours H] [--factor F] [--loopback-hours H]
+                                           HLSStreamDisplay CPU per live hour, memory over H hours at F×,
+                                           ID3 reader vs ffprobe (needs ffmpeg)
     """
 
 switch arguments.first {
@@ -44,6 +47,8 @@ case "manager":
     exit(await ManagerBenchmark.run())
 case "conditioning":
     exit(ConditioningBenchmark.run(arguments: Array(arguments.dropFirst())))
+case "stream":
+    exit(await StreamDisplayBenchmark.run(arguments: Array(arguments.dropFirst())))
 case "vast-memory":
     exit(VASTMemoryBenchmark.run(childFile: arguments.dropFirst().first))
 default:
