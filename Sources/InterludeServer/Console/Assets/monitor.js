@@ -199,13 +199,17 @@
       received.set(key, (received.get(key) || 0) + 1);
     }
     const rows = [];
+    const uses = new Map();  // the k-th use of an ad id (a creative in two breaks) owes its k-th beacons
+    const use = (id) => { uses.set(id, (uses.get(id) || 0) + 1); return uses.get(id); };
     for (const adBreak of report.breaks) {
       const breakKey = `break-${adBreak.id}`;
-      rows.push(gridRow(breakKey, `break ${adBreak.id} (${adBreak.timeOffset})`, expected, received));
-      for (const ad of adBreak.ads) rows.push(gridRow(ad.id, `  ${ad.position}. ${ad.id} ${ad.title ? '· ' + ad.title : ''} (${seconds(ad.duration)})`, expected, received));
+      rows.push(gridRow(breakKey, use(breakKey), `break ${adBreak.id} (${adBreak.timeOffset})`, expected, received));
+      for (const ad of adBreak.ads) {
+        rows.push(gridRow(ad.id, use(ad.id), `  ${ad.position}. ${ad.id} ${ad.title ? '· ' + ad.title : ''} (${seconds(ad.duration)})`, expected, received));
+      }
     }
     for (const extra of report.unexpected) {
-      if (!rows.some((row) => row.attributes.dataset.ad === extra.ad)) rows.push(gridRow(extra.ad, `${extra.ad} (not in the document)`, expected, received));
+      if (!rows.some((row) => row.attributes.dataset.ad === extra.ad)) rows.push(gridRow(extra.ad, 1, `${extra.ad} (not in the document)`, expected, received));
     }
     const grid = el('div', {class: 'panel'}, el('h3', {}, 'Owed and received, per ad (✔ as owed · ✘ missing or extra · n received, not owed)'),
       table(['ad', ...gridEvents], rows, {class: 'grid-events', id: 'session-grid'}));
@@ -231,18 +235,23 @@
     detail.replaceChildren(head, grid, arrivalTimeline, beaconTable);
   }
 
-  function gridRow(ad, label, expected, received) {
+  /** One row of the grid: the `use`-th appearance of `ad` in the document. */
+  function gridRow(ad, use, label, expected, received) {
     const cells = [label];
     for (const event of gridEvents) {
       const key = `${ad}\u0000${event}`;
       const owed = expected.get(key);
       const count = received.get(key) || 0;
-      if (owed) {
-        const ok = count === owed.owed;
-        cells.push({text: ok ? '✔' : (count < owed.owed ? `✘ ${count}/${owed.owed}` : `✘ ${count}/${owed.owed}`),
-          class: ok ? 'owed-ok' : (count < owed.owed ? 'owed-missing' : 'owed-extra')});
+      const last = !owed || use >= owed.owed;  // the last owed use also shows beacons beyond what is owed
+      if (owed && owed.owed >= use) {
+        const missing = count < use;
+        const extra = last && count > owed.owed;
+        cells.push({text: missing ? '✘ missing' : (extra ? `✘ ×${count}` : '✔'), class: missing ? 'owed-missing' : (extra ? 'owed-extra' : 'owed-ok'),
+          title: `owed ${owed.owed}, received ${count}`});
+      } else if (use === 1 && count && !owed) {
+        cells.push({text: String(count), class: event === 'error' ? 'owed-extra' : 'muted', title: 'received, not owed'});
       } else {
-        cells.push({text: count ? String(count) : '·', class: event === 'error' && count ? 'owed-extra' : 'muted'});
+        cells.push({text: '·', class: 'muted'});
       }
     }
     return {attributes: {dataset: {ad}}, cells};
