@@ -1,4 +1,5 @@
 import Foundation
+internal import InterludeFormatting
 
 extension InspectionReport {
     /// The report as an indented tree for people.
@@ -98,7 +99,7 @@ extension InspectionReport.VASTReport {
             let inner = indent + "  "
             if let system = ad.adSystem { lines.append(inner + "system: \(system)") }
             if let title = ad.title { lines.append(inner + "title: \(title)") }
-            if let duration = ad.duration { lines.append(inner + "duration: \(formatSeconds(duration)) s") }
+            if let duration = ad.duration { lines.append(inner + "duration: \(DecimalText.string(duration, .upTo(3))) s") }
             lines.append(inner + "skip offset: \(ad.skipOffset ?? "not skippable")")
             lines.append(inner + "UI hideable: \(ad.uiHideable.map { $0 ? "yes" : "no" } ?? "not stated")")
             if let uri = ad.vastAdTagURI { lines.append(inner + "wraps: \(uri)") }
@@ -120,8 +121,4 @@ extension InspectionReport.VASTReport {
         }
         return lines
     }
-}
-
-private func formatSeconds(_ value: Double) -> String {
-    value == value.rounded() ? String(Int(value)) : String(format: "%.3f", value)
 }

@@ -1,6 +1,7 @@
 import Foundation
 import InterludePlayer
 import InterludeServer
+import InterludeServerTestSupport
 import InterludeTestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import InterludeServer
-import InterludeTestSupport
+import InterludeServerTestSupport
 import InterludeVAST
 import Testing
 

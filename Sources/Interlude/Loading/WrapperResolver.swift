@@ -275,10 +275,6 @@ final class ResolutionContext {
     }
 }
 
-func formatSeconds(_ value: TimeInterval) -> String {
-    value == value.rounded() ? String(Int(value)) : String(format: "%.3f", value)
-}
-
 extension URL {
     /// Parses a URL from a document, percent-encoding characters that are
     /// not allowed in URLs (spaces, brackets of unfilled macros) rather than

@@ -1,4 +1,5 @@
 import Foundation
+internal import InterludeFormatting
 
 /// The beacon collector's storage: one SQLite table in WAL mode.
 ///
@@ -90,16 +91,15 @@ public final class BeaconStore: Sendable {
             defer { statement.finalize() }
             statement.bind(1, session)
             var beacons: [Beacon] = []
-            // One decoder and one formatter per read, not per row.
+            // One decoder per read, not per row.
             let decoder = JSONDecoder()
-            let formatter = Self.iso8601Formatter()
             while try statement.step() {
                 let macrosJSON = Data((statement.text(5) ?? "{}").utf8)
                 beacons.append(
                     Beacon(
                         id: statement.int64(0), session: statement.text(1) ?? "", ad: statement.text(2) ?? "",
                         event: statement.text(3) ?? "",
-                        receivedAt: formatter.string(
+                        receivedAt: ISO8601Timestamp.string(
                             from: Date(timeIntervalSince1970: Double(statement.int64(4)) / 1000)),
                         macros: (try? decoder.decode([String: String].self, from: macrosJSON)) ?? [:],
                         query: statement.text(6) ?? "", idempotencyKey: statement.text(7)))
@@ -175,12 +175,5 @@ public final class BeaconStore: Sendable {
             try? confined.connection.execute("ROLLBACK")
             throw error
         }
-    }
-
-    /// `2026-11-29T23:24:26.123Z`, as beacons are reported.
-    static func iso8601Formatter() -> ISO8601DateFormatter {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
     }
 }
