@@ -126,6 +126,36 @@ struct URLSessionHTTPClientTests {
         #expect(ContinuousClock.now - started < .seconds(10))
     }
 
+    @Test func aLargeBodyArrivesWhole() async throws {
+        let (server, directory) = try TestAdServer.start()
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        // 24 MiB in the transfer's own chunks (16 KiB each on Linux): over 1,500 appends.
+        var bytes = [UInt8](repeating: 0, count: 24 << 20)
+        for index in stride(from: 0, to: bytes.count, by: 4096) { bytes[index] = UInt8(truncatingIfNeeded: index >> 12) }
+        try Data(bytes).write(to: directory.url.appendingPathComponent("media/large.bin"))
+        let client = URLSessionHTTPClient(maxResponseSize: 32 << 20)
+        let response = try await client.send(Self.get("\(server.baseURL)/media/large.bin", timeout: 60))
+        #expect(response.statusCode == 200)
+        #expect(response.body.count == bytes.count)
+        #expect(response.body == Data(bytes))
+    }
+
+    @Test func cancellingIsReportedAsCancelledNotAsATimeout() async throws {
+        let (server, directory) = try TestAdServer.start()
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        let client = URLSessionHTTPClient()
+        let call = Task { try await client.send(Self.get("\(server.baseURL)/faults/delay/60000", timeout: 30)) }
+        for _ in 0..<50 { await Task.yield() }  // under way, waiting on the server's 60 s delay
+        call.cancel()
+        await #expect(throws: HTTPClientError.cancelled) { try await call.value }
+    }
+
     @Test func responsesAreNeverCached() {
         // Ad responses are cache-busted and personal: no URLCache, so nothing
         // is looked up before a request or written to disk after it.

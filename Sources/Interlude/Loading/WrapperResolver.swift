@@ -200,6 +200,7 @@ struct WrapperResolver: Sendable {
             let reason: String
             switch error as? HTTPClientError {
             case .timedOut?: reason = "no answer within \(formatSeconds(timeout)) s"
+            case .cancelled?: reason = "cancelled"
             case .unreachable(let detail)?: reason = "unreachable: \(detail)"
             case .responseTooLarge(let limit)?: reason = "response larger than \(limit) bytes"
             case .unsupportedScheme(let scheme)?: reason = "redirected to unsupported scheme '\(scheme)'"
