@@ -9,6 +9,8 @@ public final class InMemoryJournalStorage: BeaconJournalStorage, @unchecked Send
 
     private let lock = NSLock()
     private var records: [String] = []
+    private var loads: [Bool] = []
+    private var syncs = 0
     /// Fail the next N appends (a crash before the record reached the disk).
     public var failAppends = 0
     /// Fail every replace (a crash mid-compaction: the old journal stays).
@@ -29,7 +31,20 @@ public final class InMemoryJournalStorage: BeaconJournalStorage, @unchecked Send
         }
     }
 
-    public func load() throws -> [String] { lock.withLock { records } }
+    public func load() throws -> [String] {
+        lock.withLock {
+            loads.append(Thread.isMainThread)
+            return records
+        }
+    }
+
+    /// One entry per ``load()`` so far: whether it ran on the main thread.
+    public var loadsOnMainThread: [Bool] { lock.withLock { loads } }
+
+    public func synchronize() throws { lock.withLock { syncs += 1 } }
+
+    /// How many times ``synchronize()`` was called.
+    public var synchronizeCount: Int { lock.withLock { syncs } }
 
     public func replace(with newRecords: [String]) throws {
         try lock.withLock {

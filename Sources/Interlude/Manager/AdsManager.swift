@@ -329,7 +329,7 @@ public final class AdsManager {
             let beacons = BreakTracking.beacons(
                 .error, for: slot, errorCode: error.vastErrorCode, contentPlayhead: contentTime,
                 macros: services.resolver.macros)
-            await services.beaconQueue.enqueue(beacons)
+            services.beaconQueue.enqueue(beacons)
         }
         return resolution
     }
@@ -393,8 +393,8 @@ public final class AdsManager {
 
     private func run(_ beacons: [Beacon]) {
         guard !beacons.isEmpty else { return }
-        let queue = services.beaconQueue
-        Task { await queue.enqueue(beacons) }
+        // Journaled before this main-actor turn ends: an app killed right after the event loses no beacon.
+        services.beaconQueue.enqueue(beacons)
     }
 
     private func startLoadTimer(_ seconds: TimeInterval) {
