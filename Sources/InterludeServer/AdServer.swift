@@ -105,7 +105,9 @@ public final class AdServer: Sendable {
         }
         let store: BeaconStore
         do {
-            store = try BeaconStore(path: configuration.dataDirectory.appendingPathComponent("beacons.sqlite").path)
+            store = try BeaconStore(
+                path: configuration.dataDirectory.appendingPathComponent("beacons.sqlite").path,
+                logger: configuration.http.logger)
         } catch {
             throw AdServerError("cannot open the beacon store: \(error.message)")
         }

@@ -1,0 +1,120 @@
+import Foundation
+import InterludeServerTestSupport
+import InterludeTestSupport
+import Testing
+
+@testable import InterludeServer
+
+/// The collector answers 204 before a beacon is on disk, so a failed write
+/// must not lose what it already acknowledged, and what waits for the disk
+/// must be bounded.
+@Suite struct BeaconStoreFailureTests {
+    private func beacon(_ event: String) -> IncomingBeacon {
+        IncomingBeacon(session: "s", ad: "ad", event: event, receivedAt: Date(timeIntervalSince1970: 1_700_000_000))
+    }
+
+    /// Makes every insert into the beacon table fail, from another connection,
+    /// as a full disk or a locked database would (`RAISE(ABORT)` in a trigger).
+    private func refuseInserts(_ path: String) throws {
+        let other = try SQLiteConnection(path: path)
+        try other.execute(
+            "CREATE TRIGGER refuse BEFORE INSERT ON beacons BEGIN SELECT RAISE(ABORT, 'injected: disk full'); END;")
+        other.close()
+    }
+
+    private func acceptInserts(_ path: String) throws {
+        let other = try SQLiteConnection(path: path)
+        try other.execute("DROP TRIGGER refuse;")
+        other.close()
+    }
+
+    @Test func aBatchWhoseWriteFailedIsLoggedKeptAndWrittenLaterInOrder() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.url.appendingPathComponent("b.sqlite").path
+        let logger = MemoryLogger()
+        let store = try BeaconStore(path: path, logger: logger)
+        defer { store.close() }
+        try refuseInserts(path)
+        for index in 0..<3 { #expect(store.record(beacon("e\(index)"))) }
+        #expect(throws: StoreError.self) { try store.flush() }
+        #expect(logger.loggedMessages.contains { $0.hasPrefix("error:") && $0.contains("injected: disk full") })
+        try acceptInserts(path)
+        #expect(store.record(beacon("e3")))
+        #expect(try store.beacons(session: "s").map(\.event) == ["e0", "e1", "e2", "e3"])
+    }
+
+    @Test func aFailedBackgroundWriteIsRetriedByItself() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.url.appendingPathComponent("b.sqlite").path
+        let logger = MemoryLogger()
+        let store = try BeaconStore(path: path, logger: logger, retryDelay: 0.05)
+        defer { store.close() }
+        try refuseInserts(path)
+        store.record(beacon("e0"))
+        // The writer's own attempt fails and is logged (bounded wait, not a timing assertion).
+        for _ in 0..<500 where !logger.loggedMessages.contains(where: { $0.contains("kept") }) { usleep(10_000) }
+        #expect(logger.loggedMessages.contains { $0.contains("1 beacon(s)") && $0.contains("kept") })
+        try acceptInserts(path)
+        // No flush: the writer retries by itself. Counted from another connection.
+        var stored = 0
+        for _ in 0..<500 where stored == 0 {
+            usleep(10_000)
+            let reader = try SQLiteConnection(path: path)
+            stored = Int(try reader.scalarText("SELECT COUNT(*) FROM beacons") ?? "0") ?? 0
+            reader.close()
+        }
+        #expect(stored == 1)
+    }
+
+    @Test func aFullBacklogRefusesMoreUntilItIsWritten() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.url.appendingPathComponent("b.sqlite").path
+        let store = try BeaconStore(path: path, maxPending: 5)
+        defer { store.close() }
+        try refuseInserts(path)
+        #expect((0..<5).map { store.record(beacon("e\($0)")) } == Array(repeating: true, count: 5))
+        #expect(!store.record(beacon("refused")))
+        try acceptInserts(path)
+        try store.flush()
+        #expect(store.record(beacon("e5")))
+        #expect(try store.beacons(session: "s").map(\.event) == (0...5).map { "e\($0)" })
+    }
+
+    @Test func aFullCollectorAnswers503WithRetryAfterSoTheSDKRetries() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.url.appendingPathComponent("b.sqlite").path
+        let store = try BeaconStore(path: path, maxPending: 1)
+        defer { store.close() }
+        try refuseInserts(path)
+        let router = ServerRoutes(
+            decisioner: AdDecisioner(catalog: TestAdServer.catalog), store: store,
+            mediaFiles: StaticFiles(root: directory.url)
+        ).makeRouter()
+        let first = router.respond(to: try HTTPRequest(method: "GET", target: "/track/s/ad/start"))
+        #expect(first.status == 204)
+        let second = router.respond(to: try HTTPRequest(method: "GET", target: "/track/s/ad/firstQuartile"))
+        #expect(second.status == 503)
+        #expect(second.headers["Retry-After"] == "1")
+        guard case .bytes(let body) = second.body else {
+            Issue.record("no JSON body")
+            return
+        }
+        #expect(String(decoding: body, as: UTF8.self).contains(#""status":503"#))
+    }
+
+    @Test func closeLogsWhatItCouldNotWrite() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.url.appendingPathComponent("b.sqlite").path
+        let logger = MemoryLogger()
+        let store = try BeaconStore(path: path, logger: logger)
+        try refuseInserts(path)
+        store.record(beacon("e0"))
+        store.close()
+        #expect(logger.loggedMessages.contains { $0.contains("lost") && $0.contains("injected: disk full") })
+    }
+}
