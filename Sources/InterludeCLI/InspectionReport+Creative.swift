@@ -271,7 +271,8 @@ extension InspectionReport.LinearReport {
             interactiveCreativeFiles: nonEmpty(
                 linear.interactiveCreativeFiles.map {
                     InspectionReport.InteractiveFileReport(
-                        url: $0.url, type: $0.type, apiFramework: $0.apiFramework, variableDuration: $0.variableDuration)
+                        url: $0.url, type: $0.type, apiFramework: $0.apiFramework, variableDuration: $0.variableDuration
+                    )
                 }),
             closedCaptionFiles: nonEmpty(
                 linear.closedCaptionFiles.map {

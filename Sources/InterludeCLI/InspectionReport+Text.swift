@@ -104,7 +104,9 @@ extension InspectionReport.VASTReport {
             let inner = indent + "  "
             if let system = ad.adSystem { lines.append(inner + "system: \(system)") }
             if let title = ad.title { lines.append(inner + "title: \(title)") }
-            if let duration = ad.duration { lines.append(inner + "duration: \(DecimalText.string(duration, .upTo(3))) s") }
+            if let duration = ad.duration {
+                lines.append(inner + "duration: \(DecimalText.string(duration, .upTo(3))) s")
+            }
             lines.append(inner + "skip offset: \(ad.skipOffset ?? "not skippable")")
             lines.append(inner + "UI hideable: \(ad.uiHideable.map { $0 ? "yes" : "no" } ?? "not stated")")
             if let uri = ad.vastAdTagURI { lines.append(inner + "wraps: \(uri)") }

@@ -15,7 +15,9 @@ extension InspectionReport.AdReport {
         if let advertiser { add("advertiser: \(advertiser.name)" + (advertiser.id.map { " (id \($0))" } ?? "")) }
         if let description { add("description: \(description)") }
         if let pricing {
-            add("pricing: \([pricing.model, pricing.currency].compactMap { $0 }.joined(separator: " ")) \(pricing.value)")
+            add(
+                "pricing: \([pricing.model, pricing.currency].compactMap { $0 }.joined(separator: " ")) \(pricing.value)"
+            )
         }
         for category in categories ?? [] {
             add("category: \(category.value)" + (category.authority.map { " (authority \($0))" } ?? ""))
@@ -68,7 +70,9 @@ extension InspectionReport.TrackingReport {
         if let offset {
             text += " at \(offset)"
             // A percentage's seconds depend on the duration: said when known.
-            if offset.hasSuffix("%"), let offsetSeconds { text += " (\(DecimalText.string(offsetSeconds, .upTo(3))) s)" }
+            if offset.hasSuffix("%"), let offsetSeconds {
+                text += " (\(DecimalText.string(offsetSeconds, .upTo(3))) s)"
+            }
         }
         return text + ": \(url)"
     }
@@ -79,7 +83,9 @@ extension InspectionReport.ExtensionReport {
         var header = "\(label)"
         if let type { header += " type=\(type)" }
         for key in (attributes ?? [:]).keys.sorted() { header += " \(key)=\(attributes![key]!)" }
-        return [indent + header + ": " + (rawXML.isEmpty ? "(empty)" : rawXML.replacingOccurrences(of: "\n", with: " "))]
+        return [
+            indent + header + ": " + (rawXML.isEmpty ? "(empty)" : rawXML.replacingOccurrences(of: "\n", with: " "))
+        ]
     }
 }
 
@@ -205,7 +211,9 @@ extension InspectionReport.AdBreakReport {
         if let value = allowMultipleAds { lines.append(indent + "allowMultipleAds: \(value)") }
         if let value = followRedirects { lines.append(indent + "followRedirects: \(value)") }
         if let templateType { lines.append(indent + "template type: \(templateType)") }
-        if let customAdData { lines.append(indent + "custom ad data: \(customAdData.replacingOccurrences(of: "\n", with: " "))") }
+        if let customAdData {
+            lines.append(indent + "custom ad data: \(customAdData.replacingOccurrences(of: "\n", with: " "))")
+        }
         for event in tracking ?? [] { lines.append(indent + "break tracking \(event.event): \(event.url)") }
         for ext in extensions ?? [] { lines.append(contentsOf: ext.lines(indent: indent)) }
         return lines

@@ -265,7 +265,8 @@ extension SCTE35Inspection.CommandReport {
             }
             breakDuration = insert.breakDuration.map {
                 SCTE35Inspection.BreakDurationReport(
-                    autoReturn: $0.autoReturn, duration: $0.duration, durationSeconds: SCTE35Inspection.seconds($0.duration))
+                    autoReturn: $0.autoReturn, duration: $0.duration,
+                    durationSeconds: SCTE35Inspection.seconds($0.duration))
             }
             uniqueProgramID = insert.uniqueProgramID
             availNum = insert.availNumber

@@ -107,12 +107,16 @@ struct InspectEverythingTests {
 
     @Test func adLevelURLsAndFieldsAreListed() async throws {
         let ad = try #require(try await ads().first)
-        #expect(ad["impressionURLs"] as? [[String: String]] == [["id": "i1", "url": "http://t.test/imp1"], ["url": "http://t.test/imp2"]])
+        #expect(
+            ad["impressionURLs"] as? [[String: String]] == [
+                ["id": "i1", "url": "http://t.test/imp1"], ["url": "http://t.test/imp2"],
+            ])
         #expect(ad["errorURLs"] as? [String] == ["http://t.test/error?c=[ERRORCODE]"])
         #expect(ad["adSystemVersion"] as? String == "7.1" && ad["adServingID"] as? String == "serve-1")
         #expect(ad["adType"] as? String == "video" && ad["conditionalAd"] as? Bool == false)
         #expect(ad["pricing"] as? [String: String] == ["model": "CPM", "currency": "EUR", "value": "2.50"])
-        #expect(ad["categories"] as? [[String: String]] == [["authority": "https://iabtechlab.com", "value": "IAB1-1"]])
+        #expect(
+            ad["categories"] as? [[String: String]] == [["authority": "https://iabtechlab.com", "value": "IAB1-1"]])
         #expect(ad["advertiser"] as? [String: String] == ["id": "adv-9", "name": "ACME"])
         #expect(ad["surveys"] as? [[String: String]] == [["type": "text/html", "url": "http://t.test/survey"]])
         let viewable = try #require(ad["viewableImpression"] as? [String: Any])
@@ -140,7 +144,10 @@ struct InspectEverythingTests {
         #expect(creative["universalAdIDs"] as? [[String: String]] == [["idRegistry": "ad-id.org", "value": "UA-1"]])
         let linear = try #require(creative["linear"] as? [String: Any])
         let tracking = try #require(linear["tracking"] as? [[String: Any]])
-        #expect(tracking.map { $0["url"] as? String } == ["http://t.test/start", "http://t.test/progress-5s", "http://t.test/progress-half"])
+        #expect(
+            tracking.map { $0["url"] as? String } == [
+                "http://t.test/start", "http://t.test/progress-5s", "http://t.test/progress-half",
+            ])
         #expect(tracking.map { $0["event"] as? String } == ["start", "progress", "progress"])
         #expect(tracking[1]["offset"] as? String == "00:00:05" && tracking[1]["offsetSeconds"] as? Double == 5)
         // 50% of the 20 s Duration.
@@ -157,7 +164,8 @@ struct InspectEverythingTests {
         let file = try #require((linear["mediaFiles"] as? [[String: Any]])?.first)
         #expect(file["url"] as? String == "http://t.test/m.mp4" && file["id"] as? String == "m1")
         #expect(file["type"] as? String == "video/mp4" && file["delivery"] as? String == "progressive")
-        #expect(file["width"] as? Int == 1280 && file["height"] as? Int == 720 && file["codec"] as? String == "avc1.4d401f")
+        #expect(
+            file["width"] as? Int == 1280 && file["height"] as? Int == 720 && file["codec"] as? String == "avc1.4d401f")
         #expect(file["minBitrate"] as? Int == 1500 && file["maxBitrate"] as? Int == 2500 && file["bitrate"] == nil)
         #expect(file["scalable"] as? Bool == true && file["maintainAspectRatio"] as? Bool == true)
         #expect(file["fileSize"] as? Int == 5_000_000 && file["mediaType"] as? String == "2D")
@@ -171,7 +179,9 @@ struct InspectEverythingTests {
         let ad = try #require(try await ads().first)
         let linear = try #require((ad["creatives"] as? [[String: Any]])?.first?["linear"] as? [String: Any])
         let icon = try #require((linear["icons"] as? [[String: Any]])?.first)
-        #expect(icon["program"] as? String == "AdChoices" && icon["offset"] as? Double == 1 && icon["duration"] as? Double == 10)
+        #expect(
+            icon["program"] as? String == "AdChoices" && icon["offset"] as? Double == 1
+                && icon["duration"] as? Double == 10)
         #expect(icon["xPosition"] as? String == "right" && icon["yPosition"] as? String == "top")
         #expect(
             icon["resources"] as? [[String: String]]
@@ -194,8 +204,14 @@ struct InspectEverythingTests {
             companion["resources"] as? [[String: String]]
                 == [["kind": "static", "creativeType": "image/jpeg", "url": "http://t.test/companion.jpg"]])
         #expect(companion["clickThrough"] as? String == "http://t.test/companion-landing")
-        #expect(companion["clickTracking"] as? [[String: String]] == [["id": "cct", "url": "http://t.test/companion-click"]])
-        #expect(companion["tracking"] as? [[String: String]] == [["event": "creativeView", "url": "http://t.test/companion-view"]])
+        #expect(
+            companion["clickTracking"] as? [[String: String]] == [
+                ["id": "cct", "url": "http://t.test/companion-click"]
+            ])
+        #expect(
+            companion["tracking"] as? [[String: String]] == [
+                ["event": "creativeView", "url": "http://t.test/companion-view"]
+            ])
     }
 
     @Test func extensionsHaveTheirTypeAttributesAndRawXML() async throws {
@@ -208,14 +224,18 @@ struct InspectEverythingTests {
 
     @Test func wrappersHaveTheirTagURIFlagsBlockedCategoriesAndTracking() async throws {
         let wrapper = try #require(try await ads().last)
-        #expect(wrapper["kind"] as? String == "wrapper" && wrapper["vastAdTagURI"] as? String == "http://t.test/next.xml")
+        #expect(
+            wrapper["kind"] as? String == "wrapper" && wrapper["vastAdTagURI"] as? String == "http://t.test/next.xml")
         #expect(wrapper["followAdditionalWrappers"] as? Bool == false && wrapper["allowMultipleAds"] as? Bool == true)
         #expect(wrapper["impressionURLs"] as? [[String: String]] == [["url": "http://t.test/wrapper-imp"]])
         #expect(
             wrapper["blockedAdCategories"] as? [[String: String]]
                 == [["authority": "https://iabtechlab.com", "value": "IAB25"]])
         let linear = try #require((wrapper["creatives"] as? [[String: Any]])?.first?["linear"] as? [String: Any])
-        #expect(linear["tracking"] as? [[String: String]] == [["event": "complete", "url": "http://t.test/wrapper-complete"]])
+        #expect(
+            linear["tracking"] as? [[String: String]] == [
+                ["event": "complete", "url": "http://t.test/wrapper-complete"]
+            ])
     }
 
     @Test func theDocumentedSummaryKeysStayAsTheyWere() async throws {
@@ -310,7 +330,10 @@ struct InspectWrapperChainTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
         let ad = try #require((object["resolvedAds"] as? [[String: Any]])?.first)
         // Impressions of the whole chain fire, so all are listed; the wrapper keeps its own.
-        #expect(ad["impressionURLs"] as? [[String: String]] == [["url": "http://t.test/w-imp"], ["url": "http://t.test/imp"]])
+        #expect(
+            ad["impressionURLs"] as? [[String: String]] == [
+                ["url": "http://t.test/w-imp"], ["url": "http://t.test/imp"],
+            ])
         let wrapper = try #require((ad["wrappers"] as? [[String: Any]])?.first)
         #expect(wrapper["id"] as? String == "w1" && wrapper["vastAdTagURI"] as? String == "http://127.0.0.1:9/inline")
         let tracking = (wrapper["creatives"] as? [[String: Any]])?.first?["linear"] as? [String: Any]

@@ -29,7 +29,9 @@ struct InspectSCTE35Tests {
         #expect(exitCode == 0)
         #expect(object["kind"] as? String == "scte35" && object["encoding"] as? String == "base64")
         #expect(object["tableID"] as? Int == 0xFC && object["sectionLength"] as? Int == 47)
-        #expect(object["ptsAdjustment"] as? Int == 0 && object["cwIndex"] as? Int == 0xFF && object["tier"] as? Int == 0xFFF)
+        #expect(
+            object["ptsAdjustment"] as? Int == 0 && object["cwIndex"] as? Int == 0xFF && object["tier"] as? Int == 0xFFF
+        )
         let crc = try #require(object["crc"] as? [String: Any])
         #expect(crc["value"] as? String == "0x62DBA30A" && crc["computed"] as? String == "0x62DBA30A")
         #expect(crc["valid"] as? Bool == true)
@@ -65,7 +67,8 @@ struct InspectSCTE35Tests {
         #expect(segmentation["typeName"] as? String == "Provider Placement Opportunity Start")
         #expect(segmentation["segmentNumber"] as? Int == 2 && segmentation["segmentsExpected"] as? Int == 0)
         let restrictions = try #require(segmentation["deliveryRestrictions"] as? [String: Any])
-        #expect(restrictions["webDeliveryAllowed"] as? Bool == false && restrictions["noRegionalBlackout"] as? Bool == true)
+        #expect(
+            restrictions["webDeliveryAllowed"] as? Bool == false && restrictions["noRegionalBlackout"] as? Bool == true)
         #expect(restrictions["archiveAllowed"] as? Bool == true && restrictions["deviceRestrictions"] as? Int == 3)
         #expect((object["crc"] as? [String: Any])?["value"] as? String == "0x9AC9D17E")
     }
@@ -101,7 +104,8 @@ struct InspectSCTE35Tests {
         for line in [
             "command: time_signal (0x06)", "splice_time: 1924989008 ticks (21388.766756 s)",
             "segmentation_descriptor (tag 0x02, CUEI)", "segmentation_event_id: 1207959694 (0x4800008e)",
-            "segmentation_duration: 27630000 ticks (307 s)", "segmentation_upid: type 0x08 (TI (airing ID)) 0x000000002CA0A18A",
+            "segmentation_duration: 27630000 ticks (307 s)",
+            "segmentation_upid: type 0x08 (TI (airing ID)) 0x000000002CA0A18A",
             "segmentation_type_id: 0x34 (Provider Placement Opportunity Start)", "segment 2 of 0",
             "meaning: cue out, break of 307 s", "result: valid",
         ] {

@@ -15,7 +15,8 @@ struct ISO8601TimestampTests {
     @Test func anOffsetWritesLocalTimeAndTheOffsetEvenWhenZero() {
         #expect(ISO8601Timestamp.string(from: Self.instant, utcOffset: -5 * 3600) == "2016-01-17T03:15:07.127-05:00")
         #expect(ISO8601Timestamp.string(from: Self.instant, utcOffset: 0) == "2016-01-17T08:15:07.127+00:00")
-        #expect(ISO8601Timestamp.string(from: Self.instant, utcOffset: 5 * 3600 + 1800) == "2016-01-17T13:45:07.127+05:30")
+        #expect(
+            ISO8601Timestamp.string(from: Self.instant, utcOffset: 5 * 3600 + 1800) == "2016-01-17T13:45:07.127+05:30")
     }
 
     @Test func anOffsetCanMoveTheDateAcrossMidnightAndYears() {

@@ -134,7 +134,9 @@ struct URLSessionHTTPClientTests {
         }
         // 24 MiB in the transfer's own chunks (16 KiB each on Linux): over 1,500 appends.
         var bytes = [UInt8](repeating: 0, count: 24 << 20)
-        for index in stride(from: 0, to: bytes.count, by: 4096) { bytes[index] = UInt8(truncatingIfNeeded: index >> 12) }
+        for index in stride(from: 0, to: bytes.count, by: 4096) {
+            bytes[index] = UInt8(truncatingIfNeeded: index >> 12)
+        }
         try Data(bytes).write(to: directory.url.appendingPathComponent("media/large.bin"))
         let client = URLSessionHTTPClient(maxResponseSize: 32 << 20)
         let response = try await client.send(Self.get("\(server.baseURL)/media/large.bin", timeout: 60))

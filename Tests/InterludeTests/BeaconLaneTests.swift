@@ -48,7 +48,8 @@ private final class DeliveryLog: @unchecked Sendable {
 }
 
 private func beacon(_ url: String, event: String = "e", ad: String = "x") -> Beacon {
-    Beacon(url: url, event: event, adID: ad, idempotencyKey: "\(ad) \(url)", createdAt: Date(timeIntervalSince1970: 1000))
+    Beacon(
+        url: url, event: event, adID: ad, idempotencyKey: "\(ad) \(url)", createdAt: Date(timeIntervalSince1970: 1000))
 }
 
 /// Yields until `done` holds (or the yields run out), without moving the clock.

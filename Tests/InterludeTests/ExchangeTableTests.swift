@@ -17,7 +17,9 @@ struct ExchangeTableTests {
         do {
             _ = try await withCheckedThrowingContinuation { continuation in
                 table.begin(
-                    7, Exchange(continuation: continuation, originalURL: url, limit: 64 << 20, maxRedirects: 0, deadline: nil)
+                    7,
+                    Exchange(
+                        continuation: continuation, originalURL: url, limit: 64 << 20, maxRedirects: 0, deadline: nil)
                 )
                 var last: UnsafeRawPointer?
                 for _ in 0..<chunks {

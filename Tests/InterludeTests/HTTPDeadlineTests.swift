@@ -117,7 +117,8 @@ struct HTTPDeadlineTests {
 
     @Test func anAnswerBeforeTheDeadlineIsReturned() async throws {
         let clock = ManualClock()
-        let client = InMemoryHTTPClient(routes: ["http://127.0.0.1:9/slow": .delayed(2, .status(204, ""))], clock: clock)
+        let client = InMemoryHTTPClient(
+            routes: ["http://127.0.0.1:9/slow": .delayed(2, .status(204, ""))], clock: clock)
         let request = request
         let call = Task { try await client.send(request, deadlineOn: clock) }
         await clock.waitForSleepers(2)
