@@ -41,7 +41,8 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .target(
-            name: "InterludeServer", dependencies: ["InterludeVAST", "InterludeFormatting", "CMicroHTTPD", "CSQLite"]),
+            name: "InterludeServer",
+            dependencies: ["InterludeVAST", "InterludeHLS", "Interlude", "InterludeFormatting", "CMicroHTTPD", "CSQLite"]),
         // Benchmark helper for scripts/bench-server.sh (exact-count beacon burst).
         .executableTarget(name: "interlude-beacon-burst"),
 
