@@ -10,6 +10,7 @@ let usage = """
            interlude-bench loading-offline [N]   the chain's resolution work with bodies from memory
            interlude-bench loader-memory   resident memory of 100 loaded 5-ad pods
            interlude-bench manager         ads manager CPU per second of ad; memory over 1,000 ads
+           interlude-bench journal [DIR]   beacon journal cost per enqueue with and without disk sync
     """
 
 switch arguments.first {
@@ -31,6 +32,8 @@ case "loader-memory":
     exit(await LoaderMemoryBenchmark.run())
 case "manager":
     exit(await ManagerBenchmark.run())
+case "journal":
+    exit(await JournalBenchmark.run(directory: arguments.dropFirst().first))
 case "vast-memory":
     exit(VASTMemoryBenchmark.run(childFile: arguments.dropFirst().first))
 default:

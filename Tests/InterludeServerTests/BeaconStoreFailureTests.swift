@@ -90,9 +90,13 @@ import Testing
         let store = try BeaconStore(path: path, maxPending: 1)
         defer { store.close() }
         try refuseInserts(path)
+        let catalog = TestAdServer.catalog
+        let library = MediaLibrary(
+            catalog: catalog, plan: MediaPlan(catalog: catalog, dataDirectory: directory.url, fontFile: nil),
+            dataDirectory: directory.url)
         let router = ServerRoutes(
-            decisioner: AdDecisioner(catalog: TestAdServer.catalog), store: store,
-            mediaFiles: StaticFiles(root: directory.url)
+            decisioner: AdDecisioner(catalog: catalog), store: store, mediaFiles: StaticFiles(root: directory.url),
+            library: library, clock: .system
         ).makeRouter()
         let first = router.respond(to: try HTTPRequest(method: "GET", target: "/track/s/ad/start"))
         #expect(first.status == 204)
