@@ -10,8 +10,9 @@ import Interlude
 ///    disk sync after it (`fsync`; `F_FULLFSYNC` on Apple platforms);
 /// 2. `BeaconQueue.enqueue` of one beacon (journal, inbox, wake-up), with
 ///    the policy's sync off and on, against a collector that answers at once;
-/// 3. one compaction (a journal of 100 owed beacons rewritten, synced and
-///    renamed), which runs on the queue every `compactAfter` settles.
+/// 3. one compaction (a journal of 100 owed beacons rewritten and renamed,
+///    synced first with the setting on), which runs on the queue every
+///    `compactAfter` settles; an enqueue that arrives meanwhile waits for it.
 ///
 /// DIR must be on the disk whose cost is wanted (a tmpfs syncs for free);
 /// the default is `.build/bench-journal` under the working directory.
@@ -77,9 +78,18 @@ enum JournalBenchmark {
 
             let compacting = try FileJournalStorage(directory: root.appendingPathComponent("compact"))
             let owed = Array(repeating: record, count: 100)
-            var compactions: [Double] = []
-            for _ in 0..<100 { compactions.append(try time { try compacting.replace(with: owed) }) }
-            print("  compaction of 100 owed beacons (write, sync, rename): \(summary(compactions))")
+            var unsynced: [Double] = []
+            var syncedCompactions: [Double] = []
+            for _ in 0..<20 {
+                for _ in 0..<5 {
+                    unsynced.append(try time { try compacting.replace(with: owed, synchronized: false) })
+                }
+                for _ in 0..<5 {
+                    syncedCompactions.append(try time { try compacting.replace(with: owed, synchronized: true) })
+                }
+            }
+            print("  compaction of 100 owed beacons (write, rename):       \(summary(unsynced))   (the default)")
+            print("  compaction of 100 owed beacons (write, sync, rename): \(summary(syncedCompactions))")
             return 0
         } catch {
             print("interlude-bench journal: \(error)")

@@ -245,6 +245,20 @@ struct BeaconJournalDurabilityTests {
         #expect(storage.synchronizeCount == (syncs ? 7 : 0))
     }
 
+    @Test(arguments: [false, true])
+    func aCompactionIsSyncedToDiskOnlyWhenThePolicySaysSo(syncs: Bool) async throws {
+        let storage = InMemoryJournalStorage()
+        var policy = BeaconQueue.Policy()
+        policy.syncsJournalToDisk = syncs
+        policy.compactAfter = 4
+        let queue = try BeaconQueue(
+            http: ScriptedCollector(), clock: ManualClock(), storage: storage, policy: policy, now: now)
+        await queue.resumeOwedBeacons()
+        queue.enqueue(beacons(8))
+        await queue.waitUntilIdle()
+        #expect(storage.replacesSynchronized == [syncs, syncs])
+    }
+
     @Test func aFileJournalSyncedToDiskDeliversAndKeepsNothingOwed() async throws {
         let directory = TemporaryDirectory(prefix: "interlude-journal")
         defer { directory.remove() }

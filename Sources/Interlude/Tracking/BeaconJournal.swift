@@ -132,7 +132,9 @@ final class BeaconJournal: @unchecked Sendable {
             guard let beacon = owed[key] else { return nil }
             return "+" + String(decoding: try encoder.encode(beacon), as: UTF8.self)
         }
-        try storage.replace(with: records)
+        // Synced only when appends are: without it the default path holds the lock
+        // (and an enqueue that arrives meanwhile) for a write and a rename, not a disk flush.
+        try storage.replace(with: records, synchronized: syncsToDisk)
         settledSinceCompaction = 0
     }
 

@@ -20,6 +20,10 @@ public protocol BeaconJournalStorage: Sendable {
     /// Replaces the whole journal; either all of `records` is stored or the
     /// old content stays.
     func replace(with records: [String]) throws
+    /// ``replace(with:)``, with the new content synced to disk before it takes
+    /// the old one's place when `synchronized` (so a power loss leaves one or
+    /// the other, never an empty journal). Default: ``replace(with:)``.
+    func replace(with records: [String], synchronized: Bool) throws
     /// Makes what was appended survive a power loss or a kernel panic, not
     /// only a killed app (`fsync`; `F_FULLFSYNC` on Apple platforms).
     /// Called after each append when ``BeaconQueue/Policy/syncsJournalToDisk``
@@ -32,15 +36,20 @@ extension BeaconJournalStorage {
         for record in records { try append(record) }
     }
 
+    public func replace(with records: [String], synchronized: Bool) throws {
+        try replace(with: records)
+    }
+
     public func synchronize() throws {}
 }
 
 /// The journal in a file. Appends go straight to the kernel, so a killed
 /// app loses nothing it wrote (``synchronize()`` also survives a power
-/// loss); compaction writes a temporary file, syncs it and renames it over
-/// the journal, so a crash mid-compaction leaves either the old or the new
-/// journal. A torn last line (the app killed mid-append) is cut off before
-/// anything else is appended or read.
+/// loss); compaction writes a temporary file and renames it over the
+/// journal, so a crash mid-compaction leaves either the old or the new
+/// journal (synced first when asked, so that a power loss does too). A torn
+/// last line (the app killed mid-append) is cut off before anything else is
+/// appended or read.
 ///
 /// All file access holds `lock`, so the unchecked conformance is sound.
 public final class FileJournalStorage: BeaconJournalStorage, @unchecked Sendable {
@@ -90,7 +99,13 @@ public final class FileJournalStorage: BeaconJournalStorage, @unchecked Sendable
         }
     }
 
+    /// Replaces the journal, synced before the rename (the safe choice for
+    /// callers that do not say).
     public func replace(with records: [String]) throws {
+        try replace(with: records, synchronized: true)
+    }
+
+    public func replace(with records: [String], synchronized: Bool) throws {
         try lock.withLock {
             try handle?.close()
             handle = nil
@@ -101,9 +116,11 @@ public final class FileJournalStorage: BeaconJournalStorage, @unchecked Sendable
             }
             // Synced before the rename: otherwise a power loss could leave the
             // new name on an empty file, with every owed beacon gone.
-            let file = try FileHandle(forWritingTo: temporary)
-            try Self.synchronize(file)
-            try file.close()
+            if synchronized {
+                let file = try FileHandle(forWritingTo: temporary)
+                try Self.synchronize(file)
+                try file.close()
+            }
             if rename(temporary.path, fileURL.path) != 0 {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: fileURL.path])
             }

@@ -21,12 +21,13 @@ extension BeaconQueue {
         public var requestTimeout: TimeInterval = 10
         /// Settled records before the journal is compacted. Default 512.
         public var compactAfter: Int = 512
-        /// Syncs the journal to disk after every append (`fsync`,
-        /// `F_FULLFSYNC` on Apple platforms), so beacons survive a power loss
-        /// or a kernel panic too. Default false: an append reaches the kernel
-        /// before ``BeaconQueue/enqueue(_:)`` returns, which already survives
-        /// the app being killed or crashing; the sync adds its cost to every
-        /// enqueue, on the caller's thread (`BENCHMARKS.md` has the figure).
+        /// Syncs the journal to disk after every append and before a
+        /// compaction's rename (`fsync`, `F_FULLFSYNC` on Apple platforms), so
+        /// beacons survive a power loss or a kernel panic too. Default false:
+        /// an append reaches the kernel before ``BeaconQueue/enqueue(_:)``
+        /// returns, which already survives the app being killed or crashing;
+        /// the sync adds a disk flush to every enqueue, on the caller's thread
+        /// (`BENCHMARKS.md` has the figure).
         public var syncsJournalToDisk: Bool = false
 
         public init() {}
