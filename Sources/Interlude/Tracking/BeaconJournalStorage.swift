@@ -110,16 +110,29 @@ public final class FileJournalStorage: BeaconJournalStorage, @unchecked Sendable
             try handle?.close()
             handle = nil
             let temporary = fileURL.appendingPathExtension("compacting")
-            let data = Data(records.map { $0 + "\n" }.joined().utf8)
-            guard FileManager.default.createFile(atPath: temporary.path, contents: data) else {
+            // Written in place through one handle: `FileManager.createFile` would
+            // itself write a second temporary file and rename it (two renames).
+            if FileManager.default.fileExists(atPath: temporary.path) {
+                try FileManager.default.removeItem(at: temporary)
+            }
+            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
             }
-            // Synced before the rename: otherwise a power loss could leave the
-            // new name on an empty file, with every owed beacon gone.
-            if synchronized {
-                let file = try FileHandle(forWritingTo: temporary)
-                try Self.synchronize(file)
+            let file = try FileHandle(forWritingTo: temporary)
+            do {
+                var data = Data()
+                for record in records {
+                    data.append(contentsOf: record.utf8)
+                    data.append(UInt8(ascii: "\n"))
+                }
+                try file.write(contentsOf: data)
+                // Synced before the rename: otherwise a power loss could leave the
+                // new name on an empty file, with every owed beacon gone.
+                if synchronized { try Self.synchronize(file) }
                 try file.close()
+            } catch {
+                try? file.close()
+                throw error
             }
             if rename(temporary.path, fileURL.path) != 0 {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: fileURL.path])
