@@ -132,8 +132,8 @@ struct URLSessionHTTPClientTests {
             server.shutdown()
             directory.remove()
         }
-        // 24 MiB in the transfer's own chunks (16 KiB each on Linux): over 1,500 appends.
-        var bytes = [UInt8](repeating: 0, count: 24 << 20)
+        // 8 MiB in the transfer's own chunks (16 KiB each on Linux): over 500 appends.
+        var bytes = [UInt8](repeating: 0, count: 8 << 20)
         for index in stride(from: 0, to: bytes.count, by: 4096) {
             bytes[index] = UInt8(truncatingIfNeeded: index >> 12)
         }

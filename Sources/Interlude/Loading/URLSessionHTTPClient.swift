@@ -143,7 +143,7 @@ final class ExchangeTable: NSObject, URLSessionDataDelegate, @unchecked Sendable
                 // One allocation when the length is declared (never more than the limit allows).
                 exchanges[id]!.body.reserveCapacity(Int(min(expectedLength, Int64(limit) + 1)))
             }
-            exchanges[id]!.body.append(contentsOf: data)
+            data.withUnsafeBytes { exchanges[id]!.body.append(contentsOf: $0) }
             guard exchanges[id]!.body.count > limit else { return false }
             if exchanges[id]!.failure == nil { exchanges[id]!.failure = .responseTooLarge(limit: limit) }
             return true
