@@ -10,6 +10,9 @@ let usage = """
            interlude-bench loading-offline [N]   the chain's resolution work with bodies from memory
            interlude-bench loader-memory   resident memory of 100 loaded 5-ad pods
            interlude-bench manager         ads manager CPU per second of ad; memory over 1,000 ads
+           interlude-bench conditioning [--catalog default|test]
+                                           stream media build vs plain ffmpeg; cached second start
+           interlude-bench ts [FILE]       MPEG-TS: ID3 injection per request and demuxing vs memcpy and ffprobe
            interlude-bench journal [DIR]   beacon journal cost per enqueue with and without disk sync
     """
 
@@ -24,6 +27,14 @@ case "hls":
         FileHandle.standardError.write(Data("interlude-bench hls: \(error)\n".utf8))
         exit(1)
     }
+case "ts":
+    do {
+        try TSBench.run(arguments: Array(arguments.dropFirst()))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("interlude-bench ts: \(error)\n".utf8))
+        exit(1)
+    }
 case "loading-offline":
     exit(await LoadingBenchmark.runOffline(iterations: Int(arguments.dropFirst().first ?? "") ?? 2000))
 case "loading":
@@ -32,6 +43,8 @@ case "loader-memory":
     exit(await LoaderMemoryBenchmark.run())
 case "manager":
     exit(await ManagerBenchmark.run())
+case "conditioning":
+    exit(ConditioningBenchmark.run(arguments: Array(arguments.dropFirst())))
 case "journal":
     exit(await JournalBenchmark.run(directory: arguments.dropFirst().first))
 case "vast-memory":

@@ -66,12 +66,15 @@ public final class AdServer: Sendable {
     public let configuration: Configuration
     /// The stream media: ladder, titles, live channels, conditioned ads, slate.
     public let media: MediaLibrary
+    /// Origin playlists of every channel and title: made here, or fetched from the external origin the catalog names.
+    public let origin: ContentOrigin
 
     private init(http: HTTPServer, store: BeaconStore, configuration: Configuration, media: MediaLibrary) {
         self.http = http
         self.store = store
         self.configuration = configuration
         self.media = media
+        origin = ContentOrigin(library: media, clock: configuration.clock)
     }
 
     /// The bound port.

@@ -44,7 +44,7 @@ import Testing
         #expect(try store.beacons(session: "s").map(\.event) == ["e0", "e1", "e2", "e3"])
     }
 
-    @Test func aFailedBackgroundWriteIsRetriedByItself() throws {
+    @Test func aFailedBackgroundWriteIsRetriedByItself() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.url.appendingPathComponent("b.sqlite").path
@@ -53,14 +53,17 @@ import Testing
         defer { store.close() }
         try refuseInserts(path)
         store.record(beacon("e0"))
-        // The writer's own attempt fails and is logged (bounded wait, not a timing assertion).
-        for _ in 0..<500 where !logger.loggedMessages.contains(where: { $0.contains("kept") }) { usleep(10_000) }
+        // The writer's own attempt fails and is logged. A bounded wait that suspends
+        // (it must not hold one of the few threads the other tests run on), not a timing assertion.
+        for _ in 0..<6000 where !logger.loggedMessages.contains(where: { $0.contains("kept") }) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         #expect(logger.loggedMessages.contains { $0.contains("1 beacon(s)") && $0.contains("kept") })
         try acceptInserts(path)
         // No flush: the writer retries by itself. Counted from another connection.
         var stored = 0
-        for _ in 0..<500 where stored == 0 {
-            usleep(10_000)
+        for _ in 0..<6000 where stored == 0 {
+            try await Task.sleep(for: .milliseconds(10))
             let reader = try SQLiteConnection(path: path)
             stored = Int(try reader.scalarText("SELECT COUNT(*) FROM beacons") ?? "0") ?? 0
             reader.close()

@@ -37,7 +37,7 @@ public struct TSMetadataInjector: Sendable {
 
     /// Prepares `segment`.
     /// - Parameters:
-    ///   - segment: the TS segment's bytes.
+    ///   - segment: the segment's bytes, whole.
     ///   - metadataPID: the PID to declare when the PMT has no timed-ID3
     ///     stream yet (default ``ProgramMapTable/defaultID3PID``, 0x0102);
     ///     ignored when it has one.

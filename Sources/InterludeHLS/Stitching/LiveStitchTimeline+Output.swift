@@ -31,8 +31,8 @@ extension LiveStitchTimeline {
                 let start = startTime(of: record, in: window) ?? window.time(at: index)
                 writer.writeBreak(
                     record, pod: pod, startTime: start, window: &window, pods: pods,
-                    firstSequence: UInt64(Int64(record.originStart) + sequenceOffset),
-                    discontinuityBase: UInt64(Int64(record.originDiscontinuityBase) + discontinuityOffset))
+                    firstSequence: record.originStart.shifted(by: sequenceOffset),
+                    discontinuityBase: record.originDiscontinuityBase.shifted(by: discontinuityOffset))
                 index = record.originEnd.flatMap(window.index(of:)) ?? window.count
                 // Back to back: the next pod's own DISCONTINUITY marks the splice.
                 resuming = nil
@@ -47,21 +47,33 @@ extension LiveStitchTimeline {
                 writer.interstitialRecord = record
             }
             writer.writeContent(
-                segment, at: index, sequence: UInt64(Int64(sequence) + sequenceOffset),
-                discontinuity: UInt64(Int64(segment.discontinuitySequence) + discontinuityOffset),
+                segment, at: index, sequence: sequence.shifted(by: sequenceOffset),
+                discontinuity: segment.discontinuitySequence.shifted(by: discontinuityOffset),
                 resuming: resuming, interstitialURI: interstitialURI)
             resuming = nil
             index += 1
         }
         if writer.firstSequence == nil {
-            // Nothing to show yet (a window inside a break whose first pod
-            // segment the origin has not covered): the next number stands.
-            let sequence = window.sequence(at: window.count)
-            writer.firstSequence = UInt64(Int64(sequence) + sequenceOffset)
-            writer.firstDiscontinuity = UInt64(
-                Int64(origin.segments.last?.discontinuitySequence ?? origin.discontinuitySequence) + discontinuityOffset
-            )
+            // Nothing to show (a window inside a break whose pod segments it
+            // does not reach): the next segment's number stands.
+            if let sequence = writer.nextSequence {
+                writer.firstSequence = sequence
+                writer.firstDiscontinuity = writer.currentDiscontinuity
+            } else {
+                writer.firstSequence = window.sequence(at: window.count).shifted(by: sequenceOffset)
+                writer.firstDiscontinuity =
+                    (origin.segments.last?.discontinuitySequence ?? origin.discontinuitySequence)
+                    .shifted(by: discontinuityOffset)
+            }
         }
         return writer.playlist()
+    }
+}
+
+extension UInt64 {
+    /// This number moved by `offset`, clamped to the type's range: numbers
+    /// below 2^62 (what ``LiveStitchTimeline`` accepts) never reach the clamp.
+    func shifted(by offset: Int64) -> UInt64 {
+        offset >= 0 ? self &+ UInt64(offset) : (self >= offset.magnitude ? self - offset.magnitude : 0)
     }
 }

@@ -7,7 +7,8 @@ extension LiveStitchTimeline {
         throws(HLSError)
     {
         guard window.count > 0 else { return }
-        var matched: [UInt64: AdBreak] = [:]
+        // Keyed by the record's origin start; a handful at most, so no hashing.
+        var matched = SmallMap<AdBreak>()
         for detected in window.breaks {
             let first = window.sequence(at: detected.segmentRange.lowerBound)
             if detected.startsInPlaylist {
@@ -54,6 +55,9 @@ extension LiveStitchTimeline {
         case .replace:
             if let pod = try window.pod(for: request, from: pods) {
                 try AdSplicer.validate(pod)
+                try AdSplicer.validateContainers(
+                    pod, contentMap: origin.keyAndMapInForce(at: min(lower, origin.segments.count - 1)).map,
+                    contentFollows: true)
                 isReplaced = true
             } else {
                 isReplaced = false
@@ -65,7 +69,7 @@ extension LiveStitchTimeline {
         let markers: [HLSTag]
         if lower < origin.segments.count {
             let segment = origin.segments[lower]
-            base = segment.discontinuitySequence - (segment.isDiscontinuity ? 1 : 0)
+            base = segment.isDiscontinuity ? segment.discontinuitySequence &- 1 : segment.discontinuitySequence
             markers = segment.tags.filter(\.isSourceAdMarker)
         } else {
             base = origin.segments.last?.discontinuitySequence ?? origin.discontinuitySequence
@@ -87,7 +91,10 @@ extension LiveStitchTimeline {
         _ record: inout LiveBreakRecord, window: inout OriginWindow, detected: AdBreak?, nextStart: UInt64?,
         nextIsReplaced: Bool, pods: some LiveStitchPodProvider
     ) throws(HLSError) {
-        guard let start = startTime(of: record, in: window, detected: detected) else { return }
+        // A window older than the break says nothing about its end.
+        guard record.originStart <= window.sequence(at: window.count),
+            let start = startTime(of: record, in: window, detected: detected)
+        else { return }
         let tolerance = CueBreakScanner.tolerance
         let startIndex = window.index(of: record.originStart) ?? 0
         var end: Int?
@@ -107,7 +114,7 @@ extension LiveStitchTimeline {
             while index < window.count, window.time(at: index) - start < limit - tolerance { index += 1 }
             if window.time(at: index) - start >= limit - tolerance { propose(max(index, startIndex)) }
         }
-        guard let endIndex = end, endIndex < window.count else {
+        guard let endIndex = end, endIndex < window.count, window.sequence(at: endIndex) >= record.originStart else {
             record.anchor = ElapsedAnchor(
                 sequence: window.sequence(at: window.count), elapsed: window.time(at: window.count) - start)
             return
@@ -117,6 +124,7 @@ extension LiveStitchTimeline {
         let contentDuration = window.time(at: endIndex) - start
         var outputCount = Int(originEnd - record.originStart)
         var added = 0
+        var removed = 0
         if record.isReplaced, options.mode == .replace {
             let pod = try window.pod(for: record.request, from: pods)
             let layout = BreakLayout(
@@ -127,12 +135,13 @@ extension LiveStitchTimeline {
             // there or the next break's pod (with its own) follows at once.
             let nextPodFollows = nextStart == originEnd && nextIsReplaced
             added = layout.runCount + (resume.isDiscontinuity || nextPodFollows ? 0 : 1)
+            // The origin's own DISCONTINUITY tags inside the break go with its segments.
+            let before = resume.isDiscontinuity ? resume.discontinuitySequence &- 1 : resume.discontinuitySequence
+            removed = Int(truncatingIfNeeded: before &- record.originDiscontinuityBase)
         }
-        let before = resume.discontinuitySequence - (resume.isDiscontinuity ? 1 : 0)
         record.end = LiveBreakRecord.End(
             originCount: Int(originEnd - record.originStart), contentDuration: contentDuration,
-            outputCount: outputCount, discontinuitiesAdded: added,
-            originDiscontinuitiesRemoved: Int(before &- record.originDiscontinuityBase))
+            outputCount: outputCount, discontinuitiesAdded: added, originDiscontinuitiesRemoved: removed)
     }
 
     /// Seconds from the window's start to the break's start (negative once
@@ -189,5 +198,21 @@ extension MediaPlaylist {
             }
         }
         return (key, map)
+    }
+}
+
+/// A few values keyed by origin sequence number, searched in order.
+struct SmallMap<Value> {
+    private var entries: [(key: UInt64, value: Value)] = []
+
+    subscript(key: UInt64) -> Value? {
+        get { entries.first { $0.key == key }?.value }
+        set {
+            if let index = entries.firstIndex(where: { $0.key == key }) {
+                if let newValue { entries[index].value = newValue } else { entries.remove(at: index) }
+            } else if let newValue {
+                entries.append((key, newValue))
+            }
+        }
     }
 }

@@ -50,7 +50,9 @@ public struct LiveStitchTimeline: Sendable, Hashable {
         case interstitials
     }
 
-    /// How the timeline writes the stream.
+    /// How the timeline writes the stream. They are not part of the stored
+    /// state: give one stream the same options on every reload (the numbers
+    /// depend on them).
     public struct Options: Sendable, Hashable, Codable {
         /// Replacement (default) or interstitials.
         public var mode: Mode
@@ -118,6 +120,7 @@ public struct LiveStitchTimeline: Sendable, Hashable {
     public mutating func stitch(_ origin: MediaPlaylist, pods: some LiveStitchPodProvider) throws(HLSError)
         -> MediaPlaylist
     {
+        try Self.checkStitchable(origin)
         if let first = origin.segments.first, first.mediaSequence < state.settled.throughSequence {
             throw HLSError(
                 .staleOriginWindow,
@@ -131,6 +134,26 @@ public struct LiveStitchTimeline: Sendable, Hashable {
         settle(&updated, window: window)
         state = updated
         return playlist
+    }
+
+    /// Refuses windows whose numbers the timeline cannot carry: a delta
+    /// update (EXT-X-SKIP: ask the origin for the whole playlist), and
+    /// sequence numbers so large that offsets could overflow them.
+    static func checkStitchable(_ origin: MediaPlaylist) throws(HLSError) {
+        let limit = UInt64(1) << 62
+        guard let first = origin.segments.first, let last = origin.segments.last else { return }
+        guard last.mediaSequence < limit, last.discontinuitySequence < limit, origin.discontinuitySequence < limit
+        else {
+            throw HLSError(
+                .invalidNumber, "media or discontinuity sequence numbers of 2^62 and above cannot be stitched")
+        }
+        guard last.mediaSequence - first.mediaSequence == UInt64(origin.segments.count - 1),
+            origin.segments.allSatisfy({ $0.tag(HLSTagName.skip) == nil })
+        else {
+            throw HLSError(
+                .unsupportedFeature,
+                "a delta update (EXT-X-SKIP) cannot be stitched: ask the origin for the whole playlist")
+        }
     }
 
     /// ``stitch(_:pods:)`` on the origin's bytes, returning the output's bytes.

@@ -62,6 +62,7 @@ struct FFmpegJob: Sendable {
 struct FFmpegPool: Sendable {
     var ffmpegPath: String
     var width: Int
+    var niceness = 0
 
     /// Runs `jobs`; progress counts from `finishedBefore` of `total` (for builds in phases) and
     /// times from `began`.

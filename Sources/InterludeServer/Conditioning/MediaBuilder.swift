@@ -25,12 +25,18 @@ public struct MediaBuilder: Sendable {
     public var ffmpegPath: String
     /// ffmpeg processes at once; default the active processor count.
     public var concurrency: Int
+    /// Runs ffmpeg under `nice -n` this much (0: as is). Tests that build
+    /// media beside timing-sensitive tests lower it so they do not starve them.
+    public var niceness: Int
 
-    public init(dataDirectory: URL, ffmpegPath: String, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount)
-    {
+    public init(
+        dataDirectory: URL, ffmpegPath: String, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
+        niceness: Int = 0
+    ) {
         self.dataDirectory = dataDirectory
         self.ffmpegPath = ffmpegPath
         self.concurrency = concurrency
+        self.niceness = niceness
     }
 
     /// A builder using the `ffmpeg` on `PATH`.
@@ -64,22 +70,53 @@ public struct MediaBuilder: Sendable {
                 throw MediaError("cannot create \(dataDirectory.path)/\(folder): \(error.localizedDescription)")
             }
         }
-        let (specs, renditions) = missing(plan)
-        let pool = FFmpegPool(ffmpegPath: ffmpegPath, width: concurrency)
-        let isAd: (MediaPlan.Entry) -> Bool = { if case .ad = $0.item { true } else { false } }
-        // Long renditions first, so the pool's last jobs are short ones.
-        let first = renditions.filter { !isAd($0) }.sorted { Self.cost($0) > Self.cost($1) }
-        let firstJobs =
-            specs.map { creativeJob($0, fontFile: plan.fontFile) } + first.map { renditionJob($0, plan: plan) }
-        let total = specs.count + renditions.count
-        try pool.run(firstJobs, total: total, began: began, progress: progress)
-        try pool.run(
-            renditions.filter(isAd).map { renditionJob($0, plan: plan) }, finishedBefore: firstJobs.count, total: total,
-            began: began, progress: progress)
-        let made = specs.count + renditions.count
+        let phases = jobPhases(plan)
+        let pool = FFmpegPool(ffmpegPath: ffmpegPath, width: concurrency, niceness: niceness)
+        let total = phases.reduce(0) { $0 + $1.count }
+        var finished = 0
+        for jobs in phases {
+            try pool.run(jobs, finishedBefore: finished, total: total, began: began, progress: progress)
+            finished += jobs.count
+        }
         return MediaBuildReport(
-            made: made, reused: plan.mediaSpecs.count + plan.renditions.count - made,
+            made: total, reused: plan.mediaSpecs.count + plan.renditions.count - total,
             seconds: Date().timeIntervalSince(began))
+    }
+
+    /// One ffmpeg run of a build, for a benchmark that runs the same
+    /// commands without the builder (`interlude-bench conditioning`).
+    public struct Command: Sendable {
+        /// ffmpeg's arguments.
+        public var arguments: [String]
+        /// Writes what the command reads (its text file) and makes its output directory.
+        public var prepare: @Sendable () throws(MediaError) -> Void
+        /// For a creative MP4 (a later command's source): moves it to its
+        /// name. Nil for renditions, whose finishing is the builder's own work.
+        public var moveIntoPlace: (@Sendable () throws(MediaError) -> Void)?
+    }
+
+    /// The ffmpeg runs a build of `plan` would make now, in phases (the
+    /// second transcodes what the first made).
+    public func commandPhases(_ plan: MediaPlan) -> [[Command]] {
+        jobPhases(plan).map {
+            $0.map {
+                Command(
+                    arguments: $0.arguments, prepare: $0.prepare, moveIntoPlace: $0.kind == .creative ? $0.finish : nil)
+            }
+        }
+    }
+
+    /// Creative MP4s, titles, live sources and slate; then conditioned ads
+    /// (transcoded from the MP4s). Long renditions first, so a pool's last
+    /// jobs are short ones.
+    private func jobPhases(_ plan: MediaPlan) -> [[FFmpegJob]] {
+        let (specs, renditions) = missing(plan)
+        let isAd: (MediaPlan.Entry) -> Bool = { if case .ad = $0.item { true } else { false } }
+        let first = renditions.filter { !isAd($0) }.sorted { Self.cost($0) > Self.cost($1) }
+        return [
+            specs.map { creativeJob($0, fontFile: plan.fontFile) } + first.map { renditionJob($0, plan: plan) },
+            renditions.filter(isAd).map { renditionJob($0, plan: plan) },
+        ].filter { !$0.isEmpty }
     }
 
     private static func cost(_ entry: MediaPlan.Entry) -> Double {

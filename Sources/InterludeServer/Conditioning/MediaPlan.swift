@@ -6,8 +6,9 @@ import Foundation
 /// content hash of everything that decides the bytes, so a changed title,
 /// creative or profile makes new files and an unchanged one is reused.
 public struct MediaPlan: Sendable {
-    /// Bumped when an ffmpeg recipe or the segment layout changes.
-    public static let recipeVersion = 1
+    /// Bumped when an ffmpeg recipe or the segment layout changes (2: the
+    /// PMT of conditioned segments declares the timed-ID3 stream).
+    public static let recipeVersion = 2
     /// Seconds of continuous one-second slate segments per profile.
     public static let slateRunSeconds = 30
 
@@ -45,6 +46,15 @@ public struct MediaPlan: Sendable {
         public var recipe: Recipe
         /// Hex content hash (also the end of ``directory``).
         public var contentHash: String
+
+        /// True for conditioned ads and the slate, whose segments are stitched into
+        /// streams and so declare the timed-ID3 stream in their PMT.
+        public var isConditioned: Bool {
+            switch item {
+            case .ad, .slate: true
+            case .title, .liveSource: false
+            }
+        }
     }
 
     /// The content segment duration, seconds.

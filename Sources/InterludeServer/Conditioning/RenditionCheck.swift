@@ -1,4 +1,5 @@
 import Foundation
+import InterludeHLS
 
 /// Turns the segments ffmpeg wrote for a rendition into its manifest, and
 /// refuses a rendition that is not what the ladder promises: another codec,
@@ -19,13 +20,18 @@ enum RenditionCheck {
         guard !names.isEmpty else { throw MediaError("\(label): ffmpeg wrote no segments") }
         var probes: [(name: String, size: Int, probe: SegmentProbe)] = []
         for name in names {
-            guard let data = FileManager.default.contents(atPath: work.appendingPathComponent(name).path) else {
+            let file = work.appendingPathComponent(name)
+            guard let data = FileManager.default.contents(atPath: file.path) else {
                 throw MediaError("\(label)/\(name): cannot read")
             }
-            guard let probe = SegmentProbe.probe([UInt8](data)) else {
+            var bytes = [UInt8](data)
+            if entry.isConditioned {
+                bytes = try declareTimedMetadata(bytes, file: file, label: "\(label)/\(name)")
+            }
+            guard let probe = SegmentProbe.probe(bytes) else {
                 throw MediaError("\(label)/\(name): no video PES with a PTS")
             }
-            probes.append((name, data.count, probe))
+            probes.append((name, bytes.count, probe))
         }
         let profile = entry.profile
         let head = probes[0].probe
@@ -53,6 +59,24 @@ enum RenditionCheck {
         }
         try checkDurations(segments, probes: probes.map(\.probe), entry: entry, segmentDuration: segmentDuration)
         return RenditionManifest(contentHash: entry.contentHash, codecs: codecs, segments: segments)
+    }
+
+    /// Rewrites the segment's PMT once to declare the timed-ID3 stream
+    /// (stream_type 0x15, metadata descriptor `ID3 `, PID 0x0102) that pod
+    /// serving fills per viewer, so those requests only insert packets.
+    private static func declareTimedMetadata(_ bytes: [UInt8], file: URL, label: String) throws(MediaError) -> [UInt8] {
+        let rewritten: [UInt8]
+        do {
+            rewritten = try TSMetadataInjector.declaringID3Stream(in: bytes)
+        } catch {
+            throw MediaError("\(label): cannot declare the timed-ID3 stream: \(error)")
+        }
+        do {
+            try Data(rewritten).write(to: file)
+        } catch {
+            throw MediaError("\(label): cannot write: \(error.localizedDescription)")
+        }
+        return rewritten
     }
 
     private static func checkDurations(
