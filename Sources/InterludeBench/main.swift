@@ -16,6 +16,7 @@ let usage = """
            interlude-bench stream [--hours H] [--factor F] [--loopback-hours H]
                                            HLSStreamDisplay CPU per live hour, memory over H hours at F×,
                                            ID3 reader vs ffprobe (needs ffmpeg)
+           interlude-bench journal [DIR]   beacon journal cost per enqueue with and without disk sync
     """
 
 switch arguments.first {
@@ -49,6 +50,8 @@ case "conditioning":
     exit(ConditioningBenchmark.run(arguments: Array(arguments.dropFirst())))
 case "stream":
     exit(await StreamDisplayBenchmark.run(arguments: Array(arguments.dropFirst())))
+case "journal":
+    exit(await JournalBenchmark.run(directory: arguments.dropFirst().first))
 case "vast-memory":
     exit(VASTMemoryBenchmark.run(childFile: arguments.dropFirst().first))
 default:
