@@ -32,11 +32,14 @@ public final class AdServer: Sendable {
         public var http: HTTPServer.Configuration
         /// Called before each media file is made (`index`, `total`, spec).
         public var mediaProgress: @Sendable (Int, Int, MediaSpec) -> Void
+        /// Pod-serving sessions and server-side beacons.
+        public var podServing: PodServingOptions
 
         public init(
             host: String = "127.0.0.1", port: UInt16 = 8080, dataDirectory: URL, catalog: Catalog = .builtIn,
             generatesMedia: Bool = true, http: HTTPServer.Configuration = HTTPServer.Configuration(),
-            mediaProgress: @escaping @Sendable (Int, Int, MediaSpec) -> Void = { _, _, _ in }
+            mediaProgress: @escaping @Sendable (Int, Int, MediaSpec) -> Void = { _, _, _ in },
+            podServing: PodServingOptions = PodServingOptions()
         ) {
             self.host = host
             self.port = port
@@ -45,6 +48,7 @@ public final class AdServer: Sendable {
             self.generatesMedia = generatesMedia
             self.http = http
             self.mediaProgress = mediaProgress
+            self.podServing = podServing
         }
     }
 
@@ -54,12 +58,17 @@ public final class AdServer: Sendable {
     public let store: BeaconStore
     /// The configuration the server was started with.
     public let configuration: Configuration
+    let pods: PodServingService
 
-    private init(http: HTTPServer, store: BeaconStore, configuration: Configuration) {
+    private init(http: HTTPServer, store: BeaconStore, configuration: Configuration, pods: PodServingService) {
         self.http = http
         self.store = store
         self.configuration = configuration
+        self.pods = pods
     }
+
+    /// The pod-serving session store.
+    public var sessionStore: any SessionStore { pods.store }
 
     /// The bound port.
     public var port: UInt16 { http.port }
@@ -109,29 +118,43 @@ public final class AdServer: Sendable {
         } catch {
             throw AdServerError("cannot open the beacon store: \(error.message)")
         }
+        let pods: PodServingService
+        do {
+            pods = try PodServingService.open(configuration)
+        } catch {
+            store.close()
+            throw error
+        }
         let routes = ServerRoutes(
             decisioner: AdDecisioner(catalog: configuration.catalog), store: store,
             mediaFiles: StaticFiles(root: media))
-        let router = routes.makeRouter()
+        var allRoutes = routes.makeRouter()
+        PodServingRoutes(service: pods, baseURLFor: routes.baseURL(for:)).register(in: &allRoutes)
+        let router = allRoutes
         do {
             let http = try HTTPServer.start(
                 host: configuration.host, port: configuration.port, configuration: configuration.http
             ) { request in
                 CrossOrigin.apply(to: request) { router.respond(to: $0) }
             }
-            let server = AdServer(http: http, store: store, configuration: configuration)
+            let server = AdServer(http: http, store: store, configuration: configuration, pods: pods)
             routes.fallbackHost.withLock { $0 = String(server.baseURL.dropFirst("http://".count)) }
+            pods.startSending(baseURL: server.baseURL)
             return server
         } catch {
+            pods.shutdown()
             store.close()
             throw AdServerError(error.message)
         }
     }
 
-    /// Stops taking requests, lets those in flight finish, then writes every
-    /// pending beacon and closes the store. Safe to call more than once.
+    /// Stops server-side beaconing (sends in flight finish, the rest wait in
+    /// the outbox), stops taking requests, lets those in flight finish, then
+    /// writes every pending beacon and closes the stores. Safe to call more than once.
     public func shutdown() {
+        pods.sender?.stop()
         http.shutdown()
+        pods.shutdown()
         store.close()
     }
 

@@ -8,19 +8,25 @@ public struct Catalog: Sendable, Hashable, Codable {
     public var creatives: [CatalogCreative]
     /// The VMAP schedule.
     public var adRules: AdRules
+    /// Pod-serving networks, streams and pod rules. Default ``PodServingCatalog/builtIn``.
+    public var podServing: PodServingCatalog
 
-    public init(creatives: [CatalogCreative], adRules: AdRules = AdRules()) {
+    public init(
+        creatives: [CatalogCreative], adRules: AdRules = AdRules(), podServing: PodServingCatalog = .builtIn
+    ) {
         self.creatives = creatives
         self.adRules = adRules
+        self.podServing = podServing
     }
 
-    private enum CodingKeys: String, CodingKey { case creatives, adRules }
+    private enum CodingKeys: String, CodingKey { case creatives, adRules, podServing }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         creatives = try container.decode([CatalogCreative].self, forKey: .creatives)
         // No rules: a single pre-roll, so /vmap still has something to serve.
         adRules = try container.decodeIfPresent(AdRules.self, forKey: .adRules) ?? AdRules()
+        podServing = try container.decodeIfPresent(PodServingCatalog.self, forKey: .podServing) ?? .builtIn
     }
 
     /// The creative with this id.
