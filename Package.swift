@@ -37,7 +37,9 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
-        .target(name: "InterludeServer", dependencies: ["InterludeVAST", "CMicroHTTPD", "CSQLite"]),
+        .target(
+            name: "InterludeServer",
+            dependencies: ["InterludeVAST", "InterludeHLS", "Interlude", "CMicroHTTPD", "CSQLite"]),
         // Benchmark helper for scripts/bench-server.sh (exact-count beacon burst).
         .executableTarget(name: "interlude-beacon-burst"),
 
@@ -49,12 +51,15 @@ let package = Package(
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
 
-        .executableTarget(name: "InterludeCLI", dependencies: ["InterludeVAST", "InterludeHLS", "Interlude", "InterludePlayer", "InterludeServer"]),
+        .executableTarget(
+            name: "InterludeCLI",
+            dependencies: ["InterludeVAST", "InterludeHLS", "Interlude", "InterludePlayer", "InterludeServer"]),
         .target(name: "CXMLScan", dependencies: ["CLibXML2"]),
         .executableTarget(
             name: "InterludeBench",
             dependencies: [
-                "InterludeVAST", "InterludeHLS", "Interlude", "InterludePlayer", "InterludeServer", "InterludeTestSupport",
+                "InterludeVAST", "InterludeHLS", "Interlude", "InterludePlayer", "InterludeServer",
+                "InterludeTestSupport",
                 "CXMLScan",
             ]),
 

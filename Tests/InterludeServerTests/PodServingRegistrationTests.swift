@@ -11,7 +11,7 @@ import Testing
 
     @Test func liveFormRegistrationAnswersGooglesFields() throws {
         let clock = PodTestClock()
-        let (server, directory) = try Test.start(options: PodServingOptions(now: clock.read))
+        let (server, directory) = try Test.start(clock: clock.serverClock)
         defer {
             server.shutdown()
             directory.remove()
@@ -79,7 +79,7 @@ import Testing
 
     @Test func securedNetworkTakesAValidTokenAndKeyInTheBodyOrHeader() throws {
         let clock = PodTestClock()
-        let (server, directory) = try Test.start(options: PodServingOptions(now: clock.read))
+        let (server, directory) = try Test.start(clock: clock.serverClock)
         defer {
             server.shutdown()
             directory.remove()
@@ -104,7 +104,7 @@ import Testing
 
     @Test func missingBadOrExpiredTokensAndKeysAre401AndStoreNothing() throws {
         let clock = PodTestClock()
-        let (server, directory) = try Test.start(options: PodServingOptions(now: clock.read))
+        let (server, directory) = try Test.start(clock: clock.serverClock)
         defer {
             server.shutdown()
             directory.remove()

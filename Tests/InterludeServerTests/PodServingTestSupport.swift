@@ -14,7 +14,7 @@ final class PodTestClock: Sendable {
 
     func advance(by seconds: Double) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
 
-    var read: @Sendable () -> Date { { [self] in now } }
+    var serverClock: ServerClock { ServerClock { [self] in now } }
 }
 
 /// Pod-serving servers over a test data directory, and requests to them.
@@ -33,15 +33,17 @@ enum PodServingTest {
 
     static func start(
         directory: TemporaryDirectory? = nil, catalog: Catalog = PodServingTest.catalog,
-        options: PodServingOptions = PodServingOptions(beaconRetry: fastRetry)
+        clock: ServerClock = .system, options: PodServingOptions = PodServingOptions(beaconRetry: fastRetry),
+        generatesMedia: Bool = false
     ) throws -> (server: AdServer, directory: TemporaryDirectory) {
         let directory = directory ?? TemporaryDirectory()
         try FileManager.default.createDirectory(
             at: directory.url.appendingPathComponent("media"), withIntermediateDirectories: true)
         let server = try AdServer.start(
             AdServer.Configuration(
-                host: "127.0.0.1", port: 0, dataDirectory: directory.url, catalog: catalog, generatesMedia: false,
-                http: HTTPServer.Configuration(threadCount: 2), podServing: options))
+                host: "127.0.0.1", port: 0, dataDirectory: directory.url, catalog: catalog,
+                generatesMedia: generatesMedia, http: HTTPServer.Configuration(threadCount: 2), clock: clock,
+                podServing: options))
         return (server, directory)
     }
 

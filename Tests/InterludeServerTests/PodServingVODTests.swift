@@ -50,17 +50,18 @@ import Testing
         #expect(pods.map { $0["duration"] as? Double } == [16, 16])
         #expect(pods.map { $0["stream_start"] as? Double } == [0, 61.5])
         #expect(pods[1]["midroll_index"] as? Int == 1)
+        // `hd` is served in the ladder's profile of its height.
         let uris = try #require(pods[0]["manifest_uris"] as? [String: String])
         #expect(
             uris["hd"]
-                == "http://127.0.0.1:\(server.port)/ondemand/pods/api/v1/network/interlude/streams/\(id)/pods/0/profile/hd.m3u8"
+                == "http://127.0.0.1:\(server.port)/ondemand/pods/api/v1/network/interlude/streams/\(id)/pods/0/profile/720p.m3u8"
         )
         let ads = try #require(pods[0]["ads"] as? [[String: Any]])
         #expect(Set(ads.compactMap { $0["creative_id"] as? String }) == ["alpha", "bravo"])
         #expect(ads.map { $0["position"] as? Int } == [1, 2])
         // A second request gets the same pods even with other cuepoints.
         let again = try adPods(
-            id, #"{"encoding_profiles":[{"profile_name":"hd"}],"ad_tag":"x","cuepoints":[10]}"#, port: server.port)
+            id, #"{"encoding_profiles":[{"profile_name":"540p"}],"ad_tag":"x","cuepoints":[10]}"#, port: server.port)
         let repeated = try #require(try Test.json(again)["ad_pods"] as? [[String: Any]])
         #expect(repeated.map { $0["start"] as? Double } == [0, 45.5])
     }

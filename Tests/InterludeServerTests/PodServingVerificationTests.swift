@@ -26,7 +26,7 @@ import Testing
 
     @Test func unknownMalformedForeignAndExpiredEventsAre404() throws {
         let clock = PodTestClock()
-        let (server, directory) = try Test.start(options: PodServingOptions(now: clock.read))
+        let (server, directory) = try Test.start(clock: clock.serverClock)
         defer {
             server.shutdown()
             directory.remove()

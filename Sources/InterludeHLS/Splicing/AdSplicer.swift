@@ -34,7 +34,7 @@ public struct AdSplicer: Sendable, Hashable {
         guard boundary >= 0, boundary <= playlist.segments.count else {
             throw HLSError(.invalidSplicePoint, "boundary \(boundary) is outside 0...\(playlist.segments.count)")
         }
-        try validate(pod)
+        try Self.validate(pod)
         let boundaryDate = playlist.dateAtBoundary(boundary)
         let context = ResumeContext(
             playlist: playlist, adStart: boundary, contentResume: boundary,
@@ -74,7 +74,7 @@ public struct AdSplicer: Sendable, Hashable {
         guard range.lowerBound >= 0, range.upperBound <= playlist.segments.count else {
             throw HLSError(.invalidSplicePoint, "break segments \(range) are outside the playlist", line: adBreak.line)
         }
-        try validate(pod)
+        try Self.validate(pod)
         let startDate = playlist.dateAtBoundary(range.lowerBound)
         let resumeDate =
             range.upperBound < playlist.segments.count ? playlist.segments[range.upperBound].programDateTime : nil
@@ -97,7 +97,7 @@ public struct AdSplicer: Sendable, Hashable {
         playlist.updateTimeline(from: range.lowerBound)
     }
 
-    private func validate(_ pod: AdPod) throws(HLSError) {
+    static func validate(_ pod: AdPod) throws(HLSError) {
         guard !pod.ads.isEmpty, pod.ads.allSatisfy({ !$0.segments.isEmpty }) else {
             throw HLSError(.invalidAdPod, "an ad pod needs at least one ad, each with at least one segment")
         }

@@ -91,6 +91,7 @@ extension Catalog {
                 throw CatalogError("\(source): \(name).ads names unknown creative '\(id)'")
             }
         }
+        try content.validate(source: source)
         try podServing.validate(in: self, source: source)
     }
 

@@ -27,26 +27,40 @@ public struct PodServingCatalog: Sendable, Hashable, Codable {
         self.sessions = sessions
     }
 
-    private enum CodingKeys: String, CodingKey { case networks, liveStreams, vodContent, podRules, sessions }
+    enum CodingKeys: String, CodingKey { case networks, liveStreams, vodContent, podRules, sessions }
 
+    /// Decodes with ``ContentCatalog/builtIn`` standing for the content; a
+    /// catalog decodes its `podServing` against its own `content`.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let builtIn = Self.builtIn
-        networks = try container.decodeIfPresent([PodNetwork].self, forKey: .networks) ?? builtIn.networks
-        liveStreams = try container.decodeIfPresent([PodLiveStream].self, forKey: .liveStreams) ?? builtIn.liveStreams
-        vodContent = try container.decodeIfPresent([PodVODContent].self, forKey: .vodContent) ?? builtIn.vodContent
+        try self.init(from: decoder.container(keyedBy: CodingKeys.self), content: .builtIn)
+    }
+
+    /// Absent fields take their defaults: network `interlude`, every channel
+    /// of `content` as a live stream under its own ID, every title as VOD
+    /// content under its own ID.
+    init(from container: KeyedDecodingContainer<CodingKeys>, content: ContentCatalog) throws {
+        let defaults = Self.defaults(for: content)
+        networks = try container.decodeIfPresent([PodNetwork].self, forKey: .networks) ?? defaults.networks
+        liveStreams = try container.decodeIfPresent([PodLiveStream].self, forKey: .liveStreams) ?? defaults.liveStreams
+        vodContent = try container.decodeIfPresent([PodVODContent].self, forKey: .vodContent) ?? defaults.vodContent
         podRules = try container.decodeIfPresent(PodAdRules.self, forKey: .podRules) ?? PodAdRules()
         sessions = try container.decodeIfPresent(PodSessionSettings.self, forKey: .sessions) ?? PodSessionSettings()
     }
 
-    /// Network `interlude` (no API key, no token) serving the custom asset key
-    /// `interlude-live` (the built-in channel of the same name) and the VOD
-    /// content ID `interlude-film` (the built-in title); pods from every
-    /// catalog creative.
-    public static let builtIn = PodServingCatalog(
-        networks: [PodNetwork(code: "interlude")],
-        liveStreams: [PodLiveStream(customAssetKey: "interlude-live", channel: "interlude-live")],
-        vodContent: [PodVODContent(contentID: "interlude-film", title: "interlude-film")])
+    /// Network `interlude` (no API key, no token) serving every channel of
+    /// `content` under a custom asset key equal to its ID and every title
+    /// under a content ID equal to its ID; pods from every catalog creative.
+    public static func defaults(for content: ContentCatalog) -> PodServingCatalog {
+        PodServingCatalog(
+            networks: [PodNetwork(code: "interlude")],
+            liveStreams: content.channels.map { PodLiveStream(customAssetKey: $0.id, channel: $0.id) },
+            vodContent: content.titles.map { PodVODContent(contentID: $0.id, title: $0.id) })
+    }
+
+    /// ``defaults(for:)`` of the built-in content: the custom asset key
+    /// `interlude-live` (the built-in channel) and the content ID
+    /// `interlude-film` (the built-in title) on network `interlude`.
+    public static let builtIn = defaults(for: .builtIn)
 
     /// The network with this code.
     public func network(code: String) -> PodNetwork? { networks.first { $0.code == code } }
@@ -235,6 +249,9 @@ extension PodServingCatalog {
             if let network = stream.network, !codes.contains(network) {
                 throw CatalogError("\(path).network names unknown network '\(network)'")
             }
+            guard catalog.content.channels.contains(where: { $0.id == stream.channel }) else {
+                throw CatalogError("\(path).channel names unknown channel '\(stream.channel)'")
+            }
         }
         var contentIDs = Set<String>()
         for (index, content) in vodContent.enumerated() {
@@ -247,6 +264,9 @@ extension PodServingCatalog {
             }
             if let network = content.network, !codes.contains(network) {
                 throw CatalogError("\(path).network names unknown network '\(network)'")
+            }
+            guard catalog.content.titles.contains(where: { $0.id == content.title }) else {
+                throw CatalogError("\(path).title names unknown title '\(content.title)'")
             }
         }
         try podRules.validate(in: catalog, at: "\(at).podRules")

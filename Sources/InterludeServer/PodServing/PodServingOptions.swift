@@ -1,10 +1,9 @@
 import Foundation
 
-/// Pod-serving settings that are not catalog content: the clock, where
-/// sessions are stored, and how server-side beacons go out.
+/// Pod-serving settings that are not catalog content: where sessions are
+/// stored and how server-side beacons go out. (Sessions expire by the
+/// server's ``AdServer/Configuration/clock``.)
 public struct PodServingOptions: Sendable {
-    /// The clock sessions expire and events are verified by. Default: the system's.
-    public var now: @Sendable () -> Date
     /// Where sessions live; nil: ``SQLiteSessionStore`` at `<data-dir>/streams.sqlite`.
     public var store: (any SessionStore)?
     /// How server-side beacons are sent; nil: ``HTTPBeaconTransport``.
@@ -16,11 +15,9 @@ public struct PodServingOptions: Sendable {
     public var sendsBeacons: Bool
 
     public init(
-        now: @escaping @Sendable () -> Date = { Date() }, store: (any SessionStore)? = nil,
-        beaconTransport: (any BeaconTransport)? = nil, beaconRetry: BeaconRetryPolicy = BeaconRetryPolicy(),
-        sendsBeacons: Bool = true
+        store: (any SessionStore)? = nil, beaconTransport: (any BeaconTransport)? = nil,
+        beaconRetry: BeaconRetryPolicy = BeaconRetryPolicy(), sendsBeacons: Bool = true
     ) {
-        self.now = now
         self.store = store
         self.beaconTransport = beaconTransport
         self.beaconRetry = beaconRetry

@@ -4,7 +4,9 @@ extension PodServingService {
     /// Opens the session store (`<data-dir>/streams.sqlite` unless the
     /// options bring one) and makes the service and its beacon sender
     /// (started by ``startSending(baseURL:)`` once the port is bound).
-    static func open(_ configuration: AdServer.Configuration) throws(AdServerError) -> PodServingService {
+    static func open(_ configuration: AdServer.Configuration, library: MediaLibrary) throws(AdServerError)
+        -> PodServingService
+    {
         let options = configuration.podServing
         let store: any SessionStore
         if let given = options.store {
@@ -24,8 +26,9 @@ extension PodServingService {
                 policy: options.beaconRetry, logger: configuration.http.logger)
             : nil
         return PodServingService(
-            catalog: configuration.catalog, store: store, media: CatalogDurations(catalog: configuration.catalog),
-            now: options.now, sender: sender)
+            catalog: configuration.catalog, store: store,
+            media: LibraryPodMedia(library: library, catalog: configuration.catalog),
+            now: { configuration.clock.now }, sender: sender)
     }
 
     /// Starts server-side beaconing; beacons to this server go to `baseURL`.

@@ -13,14 +13,19 @@ protocol PodMediaSource: Sendable {
     func adSegments(creativeID: String, profile: String) -> [PodSegment]?
     /// Slate segments of `profile` stating `milliseconds` in all.
     func slate(profile: String, milliseconds: Int) -> [PodSegment]
-    /// The bytes of a segment; nil when its file cannot be read.
-    func contents(of segment: PodSegment) -> [UInt8]?
     /// The absolute path of a segment's file.
     func filePath(of segment: PodSegment) -> String
-    /// Adds ID3 timed metadata (one TXXX frame with the event ID per entry)
-    /// to a segment's bytes, each as a PES packet at its PTS; nil when the
-    /// bytes are not a transport stream it can write into.
-    func addingTimedMetadata(_ events: [(pts: UInt64, eventID: String)], to segment: [UInt8]) -> [UInt8]?
+    /// The segment's bytes with ID3 timed metadata added: per event a PES
+    /// packet at its PTS holding one TXXX frame whose value is the event ID.
+    func tagged(_ segment: PodSegment, with events: [(pts: UInt64, eventID: String)]) throws(PodMediaError)
+        -> [UInt8]
+}
+
+/// Why a segment could not be served.
+struct PodMediaError: Error, Sendable, Hashable {
+    /// The file is not there (media not made).
+    var isMissing: Bool
+    var message: String
 }
 
 /// One encoding profile of the ladder, as a multivariant playlist states it.
@@ -50,27 +55,4 @@ struct PodSegment: Sendable, Hashable {
     /// True when its timestamps do not carry on from the segment before it
     /// in the same run (a slate wrap or tail): a DISCONTINUITY goes before it.
     var breaksTimeline: Bool
-}
-
-/// Durations straight from the catalog and no profiles, for a server with no
-/// conditioned media: decisions, metadata and verification work; pod
-/// playlists answer 503.
-struct CatalogDurations: PodMediaSource {
-    let catalog: Catalog
-
-    var profiles: [PodProfile] { [] }
-
-    func adDuration(creativeID: String) -> Int? {
-        catalog.creative(id: creativeID).map { Int(($0.duration * 1000).rounded()) }
-    }
-
-    func adSegments(creativeID: String, profile: String) -> [PodSegment]? { nil }
-
-    func slate(profile: String, milliseconds: Int) -> [PodSegment] { [] }
-
-    func contents(of segment: PodSegment) -> [UInt8]? { nil }
-
-    func filePath(of segment: PodSegment) -> String { segment.path }
-
-    func addingTimedMetadata(_ events: [(pts: UInt64, eventID: String)], to segment: [UInt8]) -> [UInt8]? { nil }
 }

@@ -158,11 +158,11 @@ extension PodServingService {
             return HTTPResponse(
                 status: 200, headers: headers, body: .file(path: path, offset: 0, length: size.uint64Value))
         }
-        guard let bytes = media.contents(of: segment) else {
-            throw HTTPError(status: 503, message: "segment file \(segment.path) is missing")
-        }
-        guard let tagged = media.addingTimedMetadata(events, to: bytes) else {
-            throw HTTPError(status: 500, message: "segment \(segment.path) is not MPEG-TS timed metadata can go into")
+        let tagged: [UInt8]
+        do {
+            tagged = try media.tagged(segment, with: events)
+        } catch {
+            throw HTTPError(status: error.isMissing ? 503 : 500, message: error.message)
         }
         return HTTPResponse(status: 200, headers: headers, body: .bytes(tagged))
     }
