@@ -104,7 +104,7 @@ extension PodServingService {
     func livePodMediaPlaylist(
         network: String, asset: String, kind: String, id: String, file: String, request: HTTPRequest
     ) throws(HTTPError) -> HTTPResponse {
-        let profile = try Self.stripping(".m3u8", from: file)
+        let profile = try knownProfile(try Self.stripping(".m3u8", from: file))
         let (pod, stream) = try livePodRequest(network: network, asset: asset, kind: kind, id: id, request: request)
         let key = "media\n\(pod.streamID)\n\(pod.identifier.pathComponent)\n\(pod.duration)\n\(profile)"
         if let cached = renderedPlaylists[key] { return Self.playlist(cached) }
@@ -119,21 +119,35 @@ extension PodServingService {
     func livePodSegment(
         network: String, asset: String, kind: String, id: String, profile: String, file: String, request: HTTPRequest
     ) throws(HTTPError) -> HTTPResponse {
-        let numberText = try Self.stripping(".ts", from: file)
+        let number = try Self.segmentNumber(try Self.stripping(".ts", from: file))
+        let profile = try knownProfile(profile)
         let (pod, stream) = try livePodRequest(network: network, asset: asset, kind: kind, id: id, request: request)
         let decision = try livePodDecision(pod, stream: stream)
         let layout = try self.layout(decision, profile: profile)
-        guard numberText.utf8.count <= 6, numberText.utf8.allSatisfy({ (48...57).contains($0) }),
-            let number = Int(numberText), layout.entries.indices.contains(number)
-        else { throw .notFound("no segment \(numberText.prefix(16)) in this pod (0–\(layout.entries.count - 1))") }
+        guard layout.entries.indices.contains(number) else {
+            throw .notFound("no segment \(number) in this pod (0–\(layout.entries.count - 1))")
+        }
         return try segmentResponse(layout, number: number, events: layout.timedMetadata(of: number, in: decision))
     }
 
-    /// The layout of `decision` in `profile`; 404 for a profile the ladder lacks.
-    func layout(_ decision: PodBreakDecision, profile: String) throws(HTTPError) -> PodLayout {
+    /// `profile` when the ladder has it; 404 otherwise.
+    func knownProfile(_ profile: String) throws(HTTPError) -> String {
         guard media.profiles.contains(where: { $0.id == profile }) else {
             throw .notFound("no profile '\(profile.prefix(64))' (\(media.profiles.map(\.id).joined(separator: ", ")))")
         }
+        return profile
+    }
+
+    /// A segment number of a path (`12` of `12.ts`); 404 when it is not one.
+    static func segmentNumber(_ text: String) throws(HTTPError) -> Int {
+        guard text.utf8.count <= 6, text.utf8.allSatisfy({ (48...57).contains($0) }), let number = Int(text) else {
+            throw .notFound("no segment '\(text.prefix(16))'")
+        }
+        return number
+    }
+
+    /// The layout of `decision` in `profile` (a profile of the ladder).
+    func layout(_ decision: PodBreakDecision, profile: String) throws(HTTPError) -> PodLayout {
         let key = "\(decision.streamID)\n\(decision.breakID)\n\(profile)"
         if let cached = layouts[key] { return cached }
         guard let layout = PodLayout(decision: decision, profile: profile, media: media) else {

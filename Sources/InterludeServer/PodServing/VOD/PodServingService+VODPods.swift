@@ -30,7 +30,7 @@ extension PodServingService {
     func vodPodPlaylist(network: String, streamID: String, index: String, file: String) throws(HTTPError)
         -> HTTPResponse
     {
-        let profile = try Self.stripping(".m3u8", from: file)
+        let profile = try knownProfile(try Self.stripping(".m3u8", from: file))
         let decision = try vodPod(network: network, streamID: streamID, index: index)
         guard !decision.ads.isEmpty else { throw .notFound("pod \(index) of stream \(streamID) has no ads") }
         let layout = try self.layout(decision, profile: profile)
@@ -42,12 +42,11 @@ extension PodServingService {
     func vodPodSegment(network: String, streamID: String, index: String, profile: String, file: String)
         throws(HTTPError) -> HTTPResponse
     {
-        let numberText = try Self.stripping(".ts", from: file)
+        let number = try Self.segmentNumber(try Self.stripping(".ts", from: file))
+        let profile = try knownProfile(profile)
         let decision = try vodPod(network: network, streamID: streamID, index: index)
         let layout = try self.layout(decision, profile: profile)
-        guard numberText.utf8.count <= 6, numberText.utf8.allSatisfy({ (48...57).contains($0) }),
-            let number = Int(numberText), layout.entries.indices.contains(number)
-        else { throw .notFound("no segment \(numberText.prefix(16)) in this pod") }
+        guard layout.entries.indices.contains(number) else { throw .notFound("no segment \(number) in this pod") }
         return try segmentResponse(layout, number: number, events: [])
     }
 }
