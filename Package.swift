@@ -51,12 +51,15 @@ let package = Package(
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
 
-        .executableTarget(name: "InterludeCLI", dependencies: ["InterludeVAST", "InterludeHLS", "Interlude", "InterludePlayer", "InterludeServer"]),
+        .executableTarget(
+            name: "InterludeCLI",
+            dependencies: ["InterludeVAST", "InterludeHLS", "Interlude", "InterludePlayer", "InterludeServer"]),
         .target(name: "CXMLScan", dependencies: ["CLibXML2"]),
         .executableTarget(
             name: "InterludeBench",
             dependencies: [
-                "InterludeVAST", "InterludeHLS", "Interlude", "InterludePlayer", "InterludeServer", "InterludeTestSupport",
+                "InterludeVAST", "InterludeHLS", "Interlude", "InterludePlayer", "InterludeServer",
+                "InterludeTestSupport",
                 "CXMLScan",
             ]),
 
