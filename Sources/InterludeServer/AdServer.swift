@@ -40,6 +40,9 @@ public final class AdServer: Sendable {
         public var clock: ServerClock
         /// Pod-serving sessions and server-side beacons.
         public var podServing: PodServingOptions
+        /// Fetches the external origins the catalog names (the VTP's
+        /// content): timeout and size limit. Default ``OriginFetcher/init(client:timeout:maxSize:)``.
+        public var originFetcher: OriginFetcher
 
         public init(
             host: String = "127.0.0.1", port: UInt16 = 8080, dataDirectory: URL, catalog: Catalog = .builtIn,
@@ -47,7 +50,7 @@ public final class AdServer: Sendable {
             clock: ServerClock = .system,
             mediaProgress: @escaping @Sendable (Int, Int, MediaSpec) -> Void = { _, _, _ in },
             buildProgress: @escaping @Sendable (MediaProgress) -> Void = { _ in },
-            podServing: PodServingOptions = PodServingOptions()
+            podServing: PodServingOptions = PodServingOptions(), originFetcher: OriginFetcher = OriginFetcher()
         ) {
             self.host = host
             self.port = port
@@ -59,6 +62,7 @@ public final class AdServer: Sendable {
             self.mediaProgress = mediaProgress
             self.buildProgress = buildProgress
             self.podServing = podServing
+            self.originFetcher = originFetcher
         }
     }
 
@@ -73,17 +77,19 @@ public final class AdServer: Sendable {
     /// Origin playlists of every channel and title: made here, or fetched from the external origin the catalog names.
     public let origin: ContentOrigin
     let pods: PodServingService
+    let vtp: VTPService
 
     private init(
         http: HTTPServer, store: BeaconStore, configuration: Configuration, media: MediaLibrary,
-        pods: PodServingService
+        pods: PodServingService, vtp: VTPService
     ) {
         self.http = http
         self.store = store
         self.configuration = configuration
         self.media = media
-        origin = ContentOrigin(library: media, clock: configuration.clock)
+        origin = vtp.origin
         self.pods = pods
+        self.vtp = vtp
     }
 
     /// The pod-serving session store.
@@ -137,6 +143,10 @@ public final class AdServer: Sendable {
             mediaFiles: StaticFiles(root: media), library: library, clock: configuration.clock)
         var allRoutes = routes.makeRouter()
         PodServingRoutes(service: pods, baseURLFor: routes.baseURL(for:)).register(in: &allRoutes)
+        let vtp = VTPService(
+            pods: pods,
+            origin: ContentOrigin(library: library, clock: configuration.clock, fetcher: configuration.originFetcher))
+        VTPRoutes(vtp: vtp, baseURLFor: routes.baseURL(for:)).register(in: &allRoutes)
         let router = allRoutes
         do {
             let http = try HTTPServer.start(
@@ -145,7 +155,7 @@ public final class AdServer: Sendable {
                 CrossOrigin.apply(to: request) { router.respond(to: $0) }
             }
             let server = AdServer(
-                http: http, store: store, configuration: configuration, media: library, pods: pods)
+                http: http, store: store, configuration: configuration, media: library, pods: pods, vtp: vtp)
             routes.fallbackHost.withLock { $0 = String(server.baseURL.dropFirst("http://".count)) }
             pods.startSending(baseURL: server.baseURL)
             return server

@@ -162,6 +162,8 @@ struct ServerRoutes: Sendable {
             "POST /ondemand/pods/api/v1/network/{nc}/streams/{stream_id}/adpods",
             "GET /pods/v1/streams/{stream_id}/metadata, /pods/v1/streams/{stream_id}/media/{event_id}",
             "GET /api/streams/{stream_id}",
+            "GET /vtp/stream_id/{stream_id}/video/{content_id}.m3u8, …/video/{content_id}/{profile}.m3u8?mode=&markers=",
+            "GET /vtp/stream_id/{stream_id}/live/{channel}.m3u8, …/live/{channel}/{profile}.m3u8?mode=&markers=",
         ]
     ]
 }

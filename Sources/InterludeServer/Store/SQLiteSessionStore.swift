@@ -71,6 +71,12 @@ public final class SQLiteSessionStore: SessionStore {
         );
         CREATE INDEX IF NOT EXISTS outbox_due ON outbox (next_attempt_at) WHERE sent_at IS NULL;
         CREATE INDEX IF NOT EXISTS outbox_by_stream ON outbox (stream_id);
+        CREATE TABLE IF NOT EXISTS live_stitch_states (
+            stream_id TEXT NOT NULL,
+            rendition TEXT NOT NULL,
+            body TEXT NOT NULL,
+            PRIMARY KEY (stream_id, rendition)
+        ) WITHOUT ROWID;
         """
 
     // MARK: Streams
@@ -146,7 +152,7 @@ public final class SQLiteSessionStore: SessionStore {
                     while try statement.step() { ids.append(statement.text(0) ?? "") }
                 }
                 for id in ids {
-                    for table in ["decisions", "events", "early_verifications", "outbox"] {
+                    for table in ["decisions", "events", "early_verifications", "outbox", "live_stitch_states"] {
                         try pooled.run("DELETE FROM \(table) WHERE stream_id = ?") { statement throws(StoreError) in
                             statement.bind(1, id)
                             _ = try statement.step()

@@ -1,4 +1,5 @@
 import Foundation
+import InterludeHLS
 
 /// Where pod-serving sessions live: streams, their break decisions, the
 /// events of those decisions (verified or not) and the outbox of
@@ -50,6 +51,18 @@ public protocol SessionStore: Sendable {
     func releaseBeacons(owner: String) throws(StoreError)
     /// When the next unsent beacon is due; nil when none is waiting.
     func nextBeaconDue() throws(StoreError) -> Date?
+
+    /// The live stitcher's state of one rendition of a stream (the VTP's
+    /// ``LiveStitchTimeline``), nil before that rendition's first reload.
+    func liveStitchState(streamID: String, rendition: String) throws(StoreError) -> LiveStitchState?
+    /// Every rendition's live stitch state of a stream, by rendition.
+    func liveStitchStates(streamID: String) throws(StoreError) -> [String: LiveStitchState]
+    /// Merges `state` into the stored state of the rendition
+    /// (``LiveStitchState/merge(_:)``, so two processes' writes reconcile)
+    /// and returns what is stored now.
+    @discardableResult
+    func mergeLiveStitchState(_ state: LiveStitchState, streamID: String, rendition: String) throws(StoreError)
+        -> LiveStitchState
 
     /// Verified events and beacon progress of a stream.
     func activity(streamID: String) throws(StoreError) -> PodStreamActivity

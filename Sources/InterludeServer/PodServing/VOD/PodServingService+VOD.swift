@@ -105,11 +105,7 @@ extension PodServingService {
         }
         let body = try VODAdPodsRequest.parse(request.body)
         let mapping = try body.profileMapping(to: media.profiles)
-        let proposed = PodVODPlan(
-            breaks: body.breaks(rules: catalog.adRules), contentDuration: body.contentDurationSeconds,
-            profiles: mapping, adTag: body.adTag, createdAt: now())
-        let plan = try Self.storeCall { () throws(StoreError) in try store.setVODPlan(proposed, streamID: stream.id) }
-        let timeline = try vodTimeline(stream, plan: plan)
+        let (_, timeline) = try planVODPods(stream, body: body)
         let links = PodServingLinks(baseURL: baseURL)
         let pods = timeline.entries.map { entry in
             VODAdPodsResponse.AdPod(
@@ -139,6 +135,22 @@ extension PodServingService {
             streamID: stream.id,
             validFor: PodTimeFormat.goDuration(max(0, stream.expiresAt.timeIntervalSince(now()))),
             validUntil: PodTimeFormat.iso8601(stream.expiresAt), adPods: pods)
+    }
+
+    /// Plans a VOD stream's pods (the first call fixes the plan; later ones
+    /// get the stored plan) and decides each: what `POST …/adpods` answers
+    /// with, and what the VTP stitches in-process. `body` is checked already.
+    func planVODPods(_ stream: PodStream, body: VODAdPodsRequest) throws(HTTPError) -> (
+        plan: PodVODPlan, timeline: VODTimeline
+    ) {
+        if let stored = try Self.storeCall({ () throws(StoreError) in try store.vodPlan(streamID: stream.id) }) {
+            return (stored, try vodTimeline(stream, plan: stored))
+        }
+        let proposed = PodVODPlan(
+            breaks: body.breaks(rules: catalog.adRules), contentDuration: body.contentDurationSeconds,
+            profiles: try body.profileMapping(to: media.profiles), adTag: body.adTag, createdAt: now())
+        let plan = try Self.storeCall { () throws(StoreError) in try store.setVODPlan(proposed, streamID: stream.id) }
+        return (plan, try vodTimeline(stream, plan: plan))
     }
 
     /// The plan's pods decided (each once, like live breaks) in stream time.
