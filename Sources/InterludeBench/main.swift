@@ -12,6 +12,7 @@ let usage = """
            interlude-bench manager         ads manager CPU per second of ad; memory over 1,000 ads
            interlude-bench conditioning [--catalog default|test]
                                            stream media build vs plain ffmpeg; cached second start
+           interlude-bench ts [FILE]       MPEG-TS: ID3 injection per request and demuxing vs memcpy and ffprobe
     """
 
 switch arguments.first {
@@ -23,6 +24,14 @@ case "hls":
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("interlude-bench hls: \(error)\n".utf8))
+        exit(1)
+    }
+case "ts":
+    do {
+        try TSBench.run(arguments: Array(arguments.dropFirst()))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("interlude-bench ts: \(error)\n".utf8))
         exit(1)
     }
 case "loading-offline":

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import InterludeHLS
@@ -95,6 +96,15 @@ import Testing
             #expect(chunked.events == whole.events, "chunk \(chunk)")
             #expect(chunked.demuxer.firstVideoPTS == whole.demuxer.firstVideoPTS)
         }
+    }
+
+    @Test func dataAndNonContiguousCollectionsReadLikeArrays() throws {
+        let stream = try Self.stream(Self.metadataPackets([(1, Self.tagA)])) + MPEGTSFixture.segment
+        let expected = Self.events(stream).events
+        var fromData = TSDemuxer()
+        #expect(fromData.feed(Data(stream)) + fromData.finish() == expected)
+        var fromSequence = TSDemuxer()
+        #expect(fromSequence.feed(stream.lazy.map { $0 }) + fromSequence.finish() == expected)
     }
 
     @Test func aPESSpanningPacketsIsReassembled() throws {
@@ -223,6 +233,50 @@ import Testing
         let events = demuxer.feed(stream) + demuxer.finish()
         #expect(Self.metadata(events).map(\.pts) == [2])
         #expect(Self.issues(events) == [.payloadTooLarge])
+    }
+
+    @Test func theMetadataBudgetIsSharedByEveryMetadataPID() throws {
+        // Two ID3 PIDs whose PES packets of ~700 bytes are interleaved: together over 1000.
+        var pmtCounter: UInt8 = 0
+        var patCounter: UInt8 = 0
+        let streams: [ProgramMapTable.ElementaryStream] = [
+            .init(streamType: .metadataPES, pid: 0x102, descriptors: [.id3Metadata]),
+            .init(streamType: .metadataPES, pid: 0x103, descriptors: [.id3Metadata]),
+        ]
+        let tables =
+            try ProgramAssociationTable(programs: [.init(number: 1, pid: 0x1000)]).encodedPackets(
+                continuityCounter: &patCounter)
+            + ProgramMapTable(pcrPID: 0x102, streams: streams).encodedPackets(
+                pid: 0x1000, continuityCounter: &pmtCounter)
+        let tag = ID3Tag(frames: [.privateData(owner: "o", data: [UInt8](repeating: 1, count: 680))])
+        var counters: [UInt16: UInt8] = [:]
+        func packets(_ pid: UInt16) throws -> [[UInt8]] {
+            let bytes = try PESPacket(streamID: 0xBD, pts: UInt64(pid), payload: tag.encoded())
+                .encodedPackets(pid: pid, continuityCounter: &counters[pid, default: 0])
+            return (0..<(bytes.count / 188)).map { MPEGTSFixture.packet(bytes, $0) }
+        }
+        let first = try packets(0x102)
+        let second = try packets(0x103)
+        let interleaved = zip(first, second).flatMap { $0 + $1 }
+        var demuxer = TSDemuxer(maximumMetadataSize: 1000)
+        let events = demuxer.feed(tables + interleaved) + demuxer.finish()
+        #expect(Self.metadata(events).map(\.pid) == [0x102])
+        #expect(Self.issues(events) == [.payloadTooLarge])
+    }
+
+    @Test func aChangedProgramMapIsReportedAgain() throws {
+        var counter: UInt8 = 1  // after the helper's PMT packet
+        let first = ProgramMapTable(pcrPID: 0x100, streams: [.init(streamType: .h264, pid: 0x100)])
+        let second = try first.declaringID3Stream()
+        let stream =
+            try Self.stream([])
+            + first.encodedPackets(pid: 0x1000, continuityCounter: &counter)
+            + second.encodedPackets(pid: 0x1000, continuityCounter: &counter)
+        let maps = Self.events(stream).events.compactMap { event -> ProgramMapTable? in
+            if case .programMap(let table, _) = event { return table } else { return nil }
+        }
+        // The helper's PMT (already declaring ID3, version 1), then version 0 and version 1 again.
+        #expect(maps.map(\.version) == [1, 0, 1])
     }
 
     @Test func damagedTableIsReportedAndItsRepeatRead() {

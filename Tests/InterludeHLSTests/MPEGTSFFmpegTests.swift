@@ -59,6 +59,43 @@ import Testing
     }
 
     @Test(.enabled(if: ffprobe != nil, "ffprobe is not installed: install ffmpeg (scripts/install-deps.sh)"))
+    func theHLSDemuxerSeesTheMetadataOfEverySegment() throws {
+        // Two segments with a DISCONTINUITY between them, as a pod's ads are served.
+        let first = try TSMetadataInjector.inject(
+            [(pts: 132_000, tag: ID3Tag(frames: [.userText(description: "", value: "google_a")]))],
+            into: MPEGTSFixture.segment)
+        let second = try TSMetadataInjector.inject(
+            [(pts: 140_000, tag: ID3Tag(frames: [.userText(description: "", value: "google_b")]))],
+            into: MPEGTSFixture.segment)
+        let playlist = """
+            #EXTM3U
+            #EXT-X-VERSION:3
+            #EXT-X-TARGETDURATION:1
+            #EXT-X-PLAYLIST-TYPE:VOD
+            #EXTINF:1.0,
+            a.ts
+            #EXT-X-DISCONTINUITY
+            #EXTINF:1.0,
+            b.ts
+            #EXT-X-ENDLIST
+
+            """
+        let result = try MPEGTSFixture.withTemporaryFile(first) { path in
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            try Data(first).write(to: directory.appendingPathComponent("a.ts"))
+            try Data(second).write(to: directory.appendingPathComponent("b.ts"))
+            let playlistPath = directory.appendingPathComponent("pod.m3u8").path
+            try Data(playlist.utf8).write(to: URL(fileURLWithPath: playlistPath))
+            return try MPEGTSFixture.run(
+                Self.ffprobe!,
+                ["-v", "error", "-show_packets", "-select_streams", "d", "-of", "json", playlistPath])
+        }
+        let json = (try JSONSerialization.jsonObject(with: result.output) as? [String: Any]) ?? [:]
+        let packets = json["packets"] as? [[String: Any]] ?? []
+        #expect(packets.compactMap { $0["pts"] as? Int } == [132_000, 140_000], "ffprobe: \(result.error)")
+    }
+
+    @Test(.enabled(if: ffprobe != nil, "ffprobe is not installed: install ffmpeg (scripts/install-deps.sh)"))
     func aDeclaredSegmentWithoutMetadataStillProbesAsTheOriginal() throws {
         let declared = try TSMetadataInjector.declaringID3Stream(in: MPEGTSFixture.segment)
         let probe = try MPEGTSFixture.withTemporaryFile(declared, Self.probe)

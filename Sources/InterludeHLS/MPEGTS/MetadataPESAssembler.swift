@@ -15,6 +15,9 @@ struct MetadataPESAssembler {
     /// `6 + PES_packet_length`, once known; nil while unknown or unbounded.
     private var expectedSize: Int?
 
+    /// The bytes held for the PES being collected.
+    var bufferedByteCount: Int { bytes.count }
+
     /// Adds one packet's payload; returns the PES packets it completes: an
     /// unbounded one that ends because the next begins, and the next when it
     /// ends in this same packet.
@@ -36,7 +39,8 @@ struct MetadataPESAssembler {
             issues.append(
                 .issue(
                     MPEGTSError(
-                        .payloadTooLarge, "timed-metadata PES is over \(maximumSize) bytes and was dropped",
+                        .payloadTooLarge,
+                        "timed-metadata PES needs more than the \(maximumSize) bytes left to buffer and was dropped",
                         byteOffset: self.inputOffset)))
             reset()
             return completed

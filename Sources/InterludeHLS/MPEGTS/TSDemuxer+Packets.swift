@@ -54,10 +54,13 @@ extension TSDemuxer {
             case .duplicate: return
             case .lost: metadataAssemblers[header.pid]?.abandon(issues: &events)
             }
+            // One budget for every metadata PID, so many PIDs cannot multiply it.
+            let bufferedElsewhere = bufferedMetadataBytes - (metadataAssemblers[header.pid]?.bufferedByteCount ?? 0)
             let completed =
                 metadataAssemblers[header.pid, default: MetadataPESAssembler()].append(
                     payload, unitStart: header.payloadUnitStart, inputOffset: inputOffset,
-                    maximumSize: maximumMetadataSize, issues: &events)
+                    maximumSize: maximumMetadataSize - bufferedElsewhere, issues: &events)
+            bufferedMetadataBytes = bufferedElsewhere + (metadataAssemblers[header.pid]?.bufferedByteCount ?? 0)
             for pes in completed { deliver(pes, pid: header.pid, events: &events) }
         case .video, .audio:
             readFirstTimestamp(payload, header: header, role: role, inputOffset: inputOffset, events: &events)

@@ -34,16 +34,20 @@ public enum TSDemuxEvent: Sendable, Hashable {
 /// PTS and ID3 frames), and the PTS of the first video and first audio PES.
 ///
 /// Feed it a segment whole or in chunks as they download; events come out
-/// in stream order and no chunk boundary changes them. Bad input never
-/// traps: lost sync is re-acquired, damaged packets, sections, PES packets
-/// and ID3 frames are skipped and reported as ``TSDemuxEvent/issue(_:)``,
-/// and memory stays bounded (a timed-metadata PES over
-/// ``maximumMetadataSize`` is dropped).
+/// in stream order and no chunk boundary changes them. Use one demuxer per
+/// segment: counters and first time stamps are the segment's. Bad input
+/// never traps: lost sync is re-acquired, damaged packets, sections, PES
+/// packets and ID3 frames are skipped and reported as
+/// ``TSDemuxEvent/issue(_:)``, and memory stays bounded (timed-metadata PES
+/// packets being reassembled hold at most ``maximumMetadataSize`` bytes).
+/// The first video and audio PTS are those of PES packets that start after
+/// the PMT naming their streams.
 public struct TSDemuxer: Sendable {
     /// The default ``maximumMetadataSize``, 1 MiB.
     public static let defaultMaximumMetadataSize = 1 << 20
 
-    /// The largest timed-metadata PES packet reassembled; larger ones are dropped.
+    /// The most bytes of timed-metadata PES held at once, over all metadata
+    /// PIDs: a PES that would need more is dropped and reported.
     public let maximumMetadataSize: Int
     /// The latest program association table.
     public internal(set) var programAssociation: ProgramAssociationTable?
@@ -64,6 +68,8 @@ public struct TSDemuxer: Sendable {
     var metadataAssemblers: [UInt16: MetadataPESAssembler] = [:]
     /// First bytes of a video or audio PES whose header spans packets.
     var headerBuffers: [UInt16: [UInt8]] = [:]
+    /// Bytes held by all of `metadataAssemblers` together.
+    var bufferedMetadataBytes = 0
 
     /// Bytes of an incomplete packet (or unconfirmed resync point) kept for the next chunk.
     private var pending: [UInt8] = []
@@ -90,20 +96,39 @@ public struct TSDemuxer: Sendable {
     /// Reads the next bytes of the stream.
     public mutating func feed<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [TSDemuxEvent] {
         var events: [TSDemuxEvent] = []
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            feed(buffer: buffer, events: &events)
+        }
+        if handled == nil {
+            Array(bytes).withUnsafeBufferPointer { feed(buffer: $0, events: &events) }
+        }
+        return events
+    }
+
+    private mutating func feed(buffer: UnsafeBufferPointer<UInt8>, events: inout [TSDemuxEvent]) {
+        var rest = buffer
+        // A packet the previous chunk cut is completed from the head of this one,
+        // so the rest is read in place instead of copied behind it.
+        if !pending.isEmpty && synchronised && pending[0] == TSPacket.syncByte && pending.count < TSPacket.size {
+            let needed = TSPacket.size - pending.count
+            guard buffer.count >= needed else {
+                pending.append(contentsOf: buffer)
+                return
+            }
+            var packet = pending
+            pending = []
+            packet.append(contentsOf: buffer.prefix(needed))
+            packet.withUnsafeBufferPointer { process($0, isFinal: false, events: &events) }
+            rest = UnsafeBufferPointer(rebasing: buffer[needed...])
+        }
         if pending.isEmpty {
-            let handled: Void? = bytes.withContiguousStorageIfAvailable { buffer in
-                process(buffer, isFinal: false, events: &events)
-            }
-            if handled == nil {
-                Array(bytes).withUnsafeBufferPointer { process($0, isFinal: false, events: &events) }
-            }
+            process(rest, isFinal: false, events: &events)
         } else {
             var joined = pending
             pending = []
-            joined.append(contentsOf: bytes)
+            joined.append(contentsOf: rest)
             joined.withUnsafeBufferPointer { process($0, isFinal: false, events: &events) }
         }
-        return events
     }
 
     /// Ends the stream: reports trailing bytes that are not a whole packet
@@ -127,6 +152,7 @@ public struct TSDemuxer: Sendable {
                 deliver(pes, pid: pid, events: &events)
             }
         }
+        bufferedMetadataBytes = 0
         return events
     }
 

@@ -17,30 +17,52 @@ struct TSProgramMapLocator {
     static func locate(in buffer: UnsafeBufferPointer<UInt8>, metadataPID requested: UInt16) throws(MPEGTSError)
         -> TSProgramMapLocator
     {
+        guard var located = findProgramMap(in: buffer) else {
+            throw MPEGTSError(
+                .missingProgramMap, "no PAT followed by a PMT that reads (CRC and lengths) in the segment")
+        }
+        // After the map only two things are wanted, and most packets are neither: look at PIDs only.
+        let metadataPID = located.programMap.id3Stream?.pid ?? requested
+        let videoPIDs = located.programMap.streams.filter(\.isVideo).map(\.pid)
+        var wantsTimestamp = !videoPIDs.isEmpty
+        var wantsCounter = true
+        TSPacketScanner.forEachPacket(in: buffer, from: located.insertionOffset) { start in
+            let pid = UInt16(buffer[start + 1] & 0x1F) << 8 | UInt16(buffer[start + 2])
+            let isMetadata = wantsCounter && pid == metadataPID
+            let isVideo = wantsTimestamp && videoPIDs.contains(pid)
+            guard isMetadata || isVideo else { return true }
+            guard let header = try? TSPacketHeader(buffer, at: start), !header.transportError, header.hasPayload,
+                header.payloadOffset < TSPacket.size
+            else { return true }
+            if isMetadata {
+                located.followingContinuityCounter = header.continuityCounter
+                wantsCounter = false
+            }
+            if isVideo && header.payloadUnitStart {
+                let payload = buffer[(start + header.payloadOffset)..<(start + TSPacket.size)]
+                located.firstVideoPTS = try? PESHeader(Array(payload)[...]).pts
+                wantsTimestamp = false
+            }
+            return wantsCounter || wantsTimestamp
+        }
+        return located
+    }
+
+    /// The first program's map that completes after a PAT naming it, or nil.
+    private static func findProgramMap(in buffer: UnsafeBufferPointer<UInt8>) -> TSProgramMapLocator? {
         var patAssembler = PSISectionAssembler()
         var pmtAssembler = PSISectionAssembler()
         var ignoredIssues: [MPEGTSError] = []
         var program: ProgramAssociationTable.Program?
         var tablePIDs: Set<UInt16> = [ProgramAssociationTable.pid]
         var found: TSProgramMapLocator?
-        var videoPIDs: Set<UInt16> = []
-        var metadataPID = requested
         TSPacketScanner.forEachPacket(in: buffer) { start in
             guard let header = try? TSPacketHeader(buffer, at: start), !header.transportError, header.hasPayload,
                 header.payloadOffset < TSPacket.size
             else { return true }
             let payload = UnsafeBufferPointer(
                 rebasing: buffer[(start + header.payloadOffset)..<(start + TSPacket.size)])
-            if var located = found {
-                defer { found = located }
-                if located.followingContinuityCounter == nil && header.pid == metadataPID {
-                    located.followingContinuityCounter = header.continuityCounter
-                }
-                if located.firstVideoPTS == nil && header.payloadUnitStart && videoPIDs.contains(header.pid) {
-                    located.firstVideoPTS = try? PESHeader(Array(payload)[...]).pts
-                }
-                return true
-            }
+            defer { ignoredIssues.removeAll() }
             if header.pid == ProgramAssociationTable.pid {
                 let sections = patAssembler.append(
                     payload: payload, unitStart: header.payloadUnitStart, issues: &ignoredIssues, offset: start)
@@ -58,20 +80,13 @@ struct TSProgramMapLocator {
                 for section in sections where section.first == ProgramMapTable.tableID {
                     guard let table = try? ProgramMapTable(section: section), table.programNumber == program.number
                     else { continue }
-                    metadataPID = table.id3Stream?.pid ?? requested
-                    videoPIDs = Set(table.streams.filter(\.isVideo).map(\.pid))
                     found = TSProgramMapLocator(
                         programMapPID: program.pid, programMap: table, insertionOffset: start + TSPacket.size,
                         tablePIDs: tablePIDs)
-                    break
+                    return false
                 }
             }
-            ignoredIssues.removeAll()
             return true
-        }
-        guard let found else {
-            throw MPEGTSError(
-                .missingProgramMap, "no PAT followed by a PMT that reads (CRC and lengths) in the segment")
         }
         return found
     }
@@ -123,7 +138,8 @@ enum TSProgramMapRewriter {
                     rewritten = cached
                 } else {
                     do throws(MPEGTSError) {
-                        rewritten = try declare(in: section, metadataPID: metadataPID)
+                        rewritten = try declare(
+                            in: section, program: located.programMap.programNumber, metadataPID: metadataPID)
                     } catch {
                         failure = error
                         return false
@@ -145,11 +161,13 @@ enum TSProgramMapRewriter {
         return Rewritten(segment: output, insertionOffset: insertionOffset)
     }
 
-    /// A PMT section declaring the stream; other sections (and PMT sections
-    /// that do not read) unchanged.
-    private static func declare(in section: [UInt8], metadataPID: UInt16) throws(MPEGTSError) -> [UInt8] {
+    /// The program's PMT section declaring the stream; other sections (other
+    /// programs' maps, other tables, sections that do not read) unchanged.
+    private static func declare(in section: [UInt8], program: UInt16, metadataPID: UInt16) throws(MPEGTSError)
+        -> [UInt8]
+    {
         guard section.first == ProgramMapTable.tableID, let table = try? ProgramMapTable(section: section),
-            table.id3Stream == nil
+            table.programNumber == program, table.id3Stream == nil
         else { return section }
         return try table.declaringID3Stream(pid: metadataPID).encodedSection()
     }

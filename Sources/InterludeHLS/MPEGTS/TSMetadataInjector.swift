@@ -36,9 +36,11 @@ public struct TSMetadataInjector: Sendable {
     private let followingContinuityCounter: UInt8?
 
     /// Prepares `segment`.
-    /// - Parameter metadataPID: the PID to declare when the PMT has no timed-ID3
-    ///   stream yet (default ``ProgramMapTable/defaultID3PID``, 0x0102);
-    ///   ignored when it has one.
+    /// - Parameters:
+    ///   - segment: the segment's bytes, whole.
+    ///   - metadataPID: the PID to declare when the PMT has no timed-ID3
+    ///     stream yet (default ``ProgramMapTable/defaultID3PID``, 0x0102);
+    ///     ignored when it has one.
     /// - Throws: `missingProgramMap` when no PAT and PMT can be read;
     ///   `pidConflict`, `invalidArgument` or `sectionTooLarge` from
     ///   ``ProgramMapTable/declareID3Stream(pid:)``.

@@ -54,11 +54,11 @@ enum TSPacketScanner {
 }
 
 extension TSPacketScanner {
-    /// Calls `body` with the offset of each whole packet of `buffer`, in
-    /// order, re-synchronising over bytes that are not packets, until it
-    /// returns false or the packets end.
-    static func forEachPacket(in buffer: UnsafeBufferPointer<UInt8>, _ body: (Int) -> Bool) {
-        var offset = 0
+    /// Calls `body` with the offset of each whole packet of `buffer` from
+    /// `start`, in order, re-synchronising over bytes that are not packets,
+    /// until it returns false or the packets end.
+    static func forEachPacket(in buffer: UnsafeBufferPointer<UInt8>, from start: Int = 0, _ body: (Int) -> Bool) {
+        var offset = start
         while true {
             switch next(in: buffer, from: offset, synchronised: true, isFinal: true) {
             case .packet(let start), .resynchronised(_, let start):
