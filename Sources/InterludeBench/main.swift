@@ -13,6 +13,7 @@ let usage = """
            interlude-bench conditioning [--catalog default|test]
                                            stream media build vs plain ffmpeg; cached second start
            interlude-bench ts [FILE]       MPEG-TS: ID3 injection per request and demuxing vs memcpy and ffprobe
+           interlude-bench vtp             the VTP's live reload: stitch, state load and store (SQLite)
     """
 
 switch arguments.first {
@@ -32,6 +33,14 @@ case "ts":
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("interlude-bench ts: \(error)\n".utf8))
+        exit(1)
+    }
+case "vtp":
+    do {
+        try VTPBench.run()
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("interlude-bench vtp: \(error)\n".utf8))
         exit(1)
     }
 case "loading-offline":

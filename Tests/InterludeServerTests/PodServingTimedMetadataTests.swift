@@ -29,8 +29,11 @@ struct PodServingTimedMetadataTests {
         }
     }()
 
-    private func start() throws -> AdServer {
-        let directory = try Self.media.get()
+    /// The build, waited for on a thread of its own (it takes a minute of ffmpeg).
+    static let building = Task { try await onOwnThread { try media.get() } }
+
+    private func start() async throws -> AdServer {
+        let directory = try await Self.building.value
         let server = try AdServer.start(
             AdServer.Configuration(
                 host: "127.0.0.1", port: 0, dataDirectory: directory.url, catalog: .podServingTest,
@@ -95,8 +98,8 @@ struct PodServingTimedMetadataTests {
         }
     }
 
-    @Test func eachAdsFiveEventsAreTimedID3AtTheirPTSWithTheirIDs() throws {
-        let server = try start()
+    @Test func eachAdsFiveEventsAreTimedID3AtTheirPTSWithTheirIDs() async throws {
+        let server = try await start()
         defer { server.shutdown() }
         let id = try PodServingTest.register(
             "/ssai/pods/api/v1/network/interlude/custom_asset/test-live/stream", port: server.port)
@@ -143,8 +146,8 @@ struct PodServingTimedMetadataTests {
         }
     }
 
-    @Test func aTaggedSegmentDecodesWithoutErrorAndOthersAreTheSharedBytes() throws {
-        let server = try start()
+    @Test func aTaggedSegmentDecodesWithoutErrorAndOthersAreTheSharedBytes() async throws {
+        let server = try await start()
         defer { server.shutdown() }
         let id = try PodServingTest.register(
             "/ssai/pods/api/v1/network/interlude/custom_asset/test-live/stream", port: server.port)

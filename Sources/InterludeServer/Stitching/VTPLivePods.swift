@@ -15,7 +15,7 @@ extension HLSError.Code {
 /// A 5xx from pod serving fails the reload (``failure``); a 4xx leaves the
 /// break its content, for good. Not shared between threads: one per reload.
 final class VTPLivePods: LiveStitchPodProvider {
-    let service: PodServingService
+    let service: VTPService
     let library: MediaLibrary
     let stream: PodStream
     /// The ladder profile of the rendition.
@@ -27,7 +27,7 @@ final class VTPLivePods: LiveStitchPodProvider {
     private(set) var failure: HTTPError?
 
     init(
-        service: PodServingService, library: MediaLibrary, stream: PodStream, profile: String,
+        service: VTPService, library: MediaLibrary, stream: PodStream, profile: String,
         podsOnlyFor: Set<UInt64>? = nil
     ) {
         self.service = service
@@ -37,7 +37,7 @@ final class VTPLivePods: LiveStitchPodProvider {
         self.podsOnlyFor = podsOnlyFor
     }
 
-    var maxPodDuration: Int { service.podCatalog.podRules.maxPodDuration }
+    var maxPodDuration: Int { service.pods.podCatalog.podRules.maxPodDuration }
 
     /// The pod request of a break; nil for a break under a second.
     func podRequest(for request: LiveBreakRequest) -> LivePodRequest? {
@@ -51,10 +51,12 @@ final class VTPLivePods: LiveStitchPodProvider {
     func pod(for request: LiveBreakRequest) throws(HLSError) -> AdPod? {
         if let podsOnlyFor, !podsOnlyFor.contains(request.originStartSequence) { return nil }
         guard let podRequest = podRequest(for: request) else { return nil }
+        let key = "\(stream.id)\n\(podRequest.identifier.pathComponent)\n\(podRequest.duration)\n\(profile)"
+        if let cached = service.livePods[key] { return cached }
         let layout: PodLayout
         do {
-            let decision = try service.livePodDecision(podRequest, stream: stream)
-            layout = try service.layout(decision, profile: profile)
+            let decision = try service.pods.livePodDecision(podRequest, stream: stream)
+            layout = try service.pods.layout(decision, profile: profile)
         } catch {
             guard error.status >= 500 else { return nil }
             failure = error
@@ -70,7 +72,10 @@ final class VTPLivePods: LiveStitchPodProvider {
                 startsRun: entry.discontinuity
             )
         }
-        return AdPod(runs: segments, id: podRequest.identifier.breakID)
+        let pod = AdPod(runs: segments, id: podRequest.identifier.breakID)
+        // Decisions never change: the pod of a break is the same on every reload.
+        service.livePods.store(pod, for: key)
+        return pod
     }
 
     func slate(duration: Double, for request: LiveBreakRequest) -> [AdSegment] {
@@ -86,7 +91,7 @@ final class VTPLivePods: LiveStitchPodProvider {
             + "\(PodServingLinks.encode(podRequest.customAssetKey))/\(podRequest.identifier.pathComponent).m3u8?"
             + podRequest.query
         // A network that checks pod manifest tokens gets one the VTP signs for the viewer.
-        guard let key = service.podCatalog.network(code: stream.networkCode)?.authKeyBytes,
+        guard let key = service.pods.podCatalog.network(code: stream.networkCode)?.authKeyBytes,
             case .adBreakID(let id) = podRequest.identifier
         else { return path }
         let token = PodAuthToken.sign(

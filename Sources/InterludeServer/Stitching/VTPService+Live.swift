@@ -135,7 +135,7 @@ extension VTPService {
                 window, timeline: &timeline, stream: stream, profile: profile,
                 podsOnlyFor: Set(initial.breaks.map(\.originStart)))
         }
-        if timeline.state != stored {
+        if timeline.state != stored, !Self.onlyAnchorsMoved(from: stored, to: timeline.state, window: window) {
             let state = timeline.state
             _ = try PodServingService.storeCall { () throws(StoreError) in
                 try store.mergeLiveStitchState(state, streamID: stream.id, rendition: stateKey)
@@ -152,7 +152,7 @@ extension VTPService {
         podsOnlyFor: Set<UInt64>?
     ) throws(HTTPError) -> MediaPlaylist {
         let provider = VTPLivePods(
-            service: pods, library: library, stream: stream, profile: profile.id, podsOnlyFor: podsOnlyFor)
+            service: self, library: library, stream: stream, profile: profile.id, podsOnlyFor: podsOnlyFor)
         do {
             return try timeline.stitch(window, pods: provider)
         } catch {
@@ -160,6 +160,24 @@ extension VTPService {
             let status = error.code == .invalidAdPod ? 422 : 502
             throw HTTPError(status: status, message: "the origin's window cannot be stitched: \(error.message)")
         }
+    }
+
+    /// True when `new` differs from `stored` only in the anchors of breaks
+    /// still open, and every stored anchor is in the second half of the window
+    /// or later: the stored state gives the same playlists for a few reloads
+    /// more, so the write can wait (during a long break the anchor would
+    /// otherwise be written on every reload).
+    static func onlyAnchorsMoved(from stored: LiveStitchState?, to new: LiveStitchState, window: MediaPlaylist) -> Bool
+    {
+        guard let stored, stored.settled == new.settled, stored.breaks.count == new.breaks.count else { return false }
+        let first = window.segments.first?.mediaSequence ?? window.mediaSequence
+        let keep = first + UInt64(max(1, window.segments.count / 2))
+        for (old, now) in zip(stored.breaks, new.breaks) where old != now {
+            var moved = old
+            moved.anchor = now.anchor
+            guard moved == now, old.end == nil, old.anchor.sequence >= keep else { return false }
+        }
+        return true
     }
 
     func timelineOptions(_ options: VTPRequestOptions) -> LiveStitchTimeline.Options {

@@ -22,6 +22,8 @@ final class VTPService: Sendable {
     /// the origin window it was written for: another request for the same
     /// window gets the same bytes without a store read.
     let liveOutputs = BoundedCache<String, LiveOutput>(limit: 50_000)
+    /// Each live pod as the timeline stitches it, by stream, pod, `pd` and profile.
+    let livePods = BoundedCache<String, AdPod>(limit: 50_000)
     /// The origin window of a channel made here, per profile, with the
     /// number of segments complete when it was made.
     let liveWindows = Locked<[String: (completed: Int, playlist: MediaPlaylist)]>([:])

@@ -31,11 +31,11 @@ struct LiveReplay {
     /// Reloads every profile once; returns the playlists by profile.
     @discardableResult
     mutating func reload(_ profiles: [String] = ["180p", "360p"], sourceLocation: SourceLocation = #_sourceLocation)
-        throws -> [String: MediaPlaylist]
+        async throws -> [String: MediaPlaylist]
     {
         var now: [String: MediaPlaylist] = [:]
         for profile in profiles {
-            let (playlist, text) = try VTPTest.media(path(profile), port: port, sourceLocation: sourceLocation)
+            let (playlist, text) = try await VTPTest.media(path(profile), port: port, sourceLocation: sourceLocation)
             let found = checkers[profile, default: LiveReloadChecker()].check(playlist)
             #expect(
                 found.isEmpty,

@@ -11,7 +11,7 @@ import Testing
 @Suite struct VTPBadInputTests {
     private typealias Test = VTPTest
 
-    @Test func unknownStreamsContentAndProfilesAre404() throws {
+    @Test func unknownStreamsContentAndProfilesAre404() async throws {
         let clock = PodTestClock()
         let (server, directory) = try Test.start(clock: clock)
         defer {
@@ -19,43 +19,43 @@ import Testing
             directory.remove()
         }
         let port = server.port
-        let live = try Test.registerLive(port: port, asset: "test-live")
-        let vod = try Test.registerVOD(port: port)
+        let live = try await Test.registerLive(port: port, asset: "test-live")
+        let vod = try await Test.registerVOD(port: port)
         let unknown = "00000000-0000-4000-8000-000000000000"
-        try Test.expectError(
+        try await Test.expectError(
             "/vtp/stream_id/\(unknown)/live/test-live.m3u8", port: port, status: 404, containing: "no stream")
-        try Test.expectError(
+        try await Test.expectError(
             "/vtp/stream_id/\(unknown)/video/test-film/360p.m3u8", port: port, status: 404, containing: "no stream")
-        try Test.expectError(
+        try await Test.expectError(
             "/vtp/stream_id/not-a-uuid/live/test-live/360p.m3u8", port: port, status: 404, containing: "no stream")
-        try Test.expectError(
+        try await Test.expectError(
             "/vtp/stream_id/\(live)/live/nowhere.m3u8", port: port, status: 404, containing: "no live channel")
-        try Test.expectError(
+        try await Test.expectError(
             "/vtp/stream_id/\(vod)/video/nothing/360p.m3u8", port: port, status: 404, containing: "no VOD content")
-        try Test.expectError(
+        try await Test.expectError(
             "/vtp/stream_id/\(live)/live/test-live/4k.m3u8", port: port, status: 404, containing: "no profile")
-        try Test.expectError(
+        try await Test.expectError(
             "/vtp/stream_id/\(vod)/video/test-film/4k.m3u8", port: port, status: 404, containing: "no profile")
-        try Test.expectError(
+        try await Test.expectError(
             "/vtp/stream_id/\(live)/live/test-live/360p.ts", port: port, status: 404, containing: ".m3u8")
-        try Test.expectError(
+        try await Test.expectError(
             "/vtp/stream_id/..%2F..%2Fetc/live/test-live/360p.m3u8", port: port, status: 404, containing: "no stream")
-        try Test.expectError(
+        try await Test.expectError(
             "/vtp/stream_id/\(live)/live/..%2Ftest-live/360p.m3u8", port: port, status: 404, containing: "channel")
         // Options the VTP does not know.
-        try Test.expectError(
+        try await Test.expectError(
             "/vtp/stream_id/\(live)/live/test-live/360p.m3u8?mode=ssai", port: port, status: 400, containing: "mode")
-        try Test.expectError(
+        try await Test.expectError(
             "/vtp/stream_id/\(vod)/video/test-film.m3u8?markers=keep", port: port, status: 400, containing: "markers")
         // Expired streams.
         clock.advance(by: 9 * 3600)
-        try Test.expectError(
+        try await Test.expectError(
             "/vtp/stream_id/\(live)/live/test-live/360p.m3u8", port: port, status: 410, containing: "expired")
-        try Test.expectError(
+        try await Test.expectError(
             "/vtp/stream_id/\(vod)/video/test-film.m3u8", port: port, status: 410, containing: "expired")
     }
 
-    @Test func aStreamOfTheWrongKindOrNetworkIsRefused() throws {
+    @Test func aStreamOfTheWrongKindOrNetworkIsRefused() async throws {
         let clock = PodTestClock()
         let (server, directory) = try Test.start(clock: clock)
         defer {
@@ -63,22 +63,22 @@ import Testing
             directory.remove()
         }
         let port = server.port
-        let live = try Test.registerLive(port: port, asset: "test-live")
-        let vod = try Test.registerVOD(port: port)
-        let otherLive = try Test.registerLive(port: port, network: "other", asset: "other-live")
-        try Test.expectError(
+        let live = try await Test.registerLive(port: port, asset: "test-live")
+        let vod = try await Test.registerVOD(port: port)
+        let otherLive = try await Test.registerLive(port: port, network: "other", asset: "other-live")
+        try await Test.expectError(
             "/vtp/stream_id/\(vod)/live/test-live/360p.m3u8", port: port, status: 400, containing: "VOD stream")
-        try Test.expectError(
+        try await Test.expectError(
             "/vtp/stream_id/\(vod)/live/test-live.m3u8", port: port, status: 400, containing: "VOD stream")
-        try Test.expectError(
+        try await Test.expectError(
             "/vtp/stream_id/\(live)/video/test-film/360p.m3u8", port: port, status: 400, containing: "live stream")
         // The stream's asset plays another channel, or the content is another network's.
-        try Test.expectError(
+        try await Test.expectError(
             "/vtp/stream_id/\(live)/live/test-live-cue/360p.m3u8", port: port, status: 403, containing: "plays channel")
-        try Test.expectError(
+        try await Test.expectError(
             "/vtp/stream_id/\(otherLive)/live/test-live/360p.m3u8", port: port, status: 403, containing: "plays channel"
         )
-        try Test.expectError(
+        try await Test.expectError(
             "/vtp/stream_id/\(vod)/video/other-film/360p.m3u8", port: port, status: 403, containing: "network interlude"
         )
         // Nothing was stored for the refused requests.
@@ -86,7 +86,7 @@ import Testing
         #expect(try server.sessionStore.vodPlan(streamID: vod) == nil)
     }
 
-    @Test func failingOriginsAreClearErrorsAndTheServerStaysUp() throws {
+    @Test func failingOriginsAreClearErrorsAndTheServerStaysUp() async throws {
         let clock = PodTestClock()
         // The server's own fault routes stand in for a broken origin; its catalog points there.
         let (faults, faultDirectory) = try PodServingTest.start()
@@ -122,24 +122,24 @@ import Testing
             ("reset", 502, "unreachable"), ("media-for-multivariant", 502, "media playlist where a multivariant"),
         ]
         for (id, status, text) in expected {
-            let stream = try Test.registerLive(port: port, asset: "bad-\(id)")
-            try Test.expectError(
+            let stream = try await Test.registerLive(port: port, asset: "bad-\(id)")
+            try await Test.expectError(
                 "/vtp/stream_id/\(stream)/live/bad-\(id).m3u8", port: port, status: status, containing: text)
-            try Test.expectError(
+            try await Test.expectError(
                 "/vtp/stream_id/\(stream)/live/bad-\(id)/360p.m3u8", port: port, status: status, containing: text)
-            let vod = try Test.registerVOD(port: port)
-            try Test.expectError(
+            let vod = try await Test.registerVOD(port: port)
+            try await Test.expectError(
                 "/vtp/stream_id/\(vod)/video/bad-\(id)-vod/360p.m3u8", port: port, status: status, containing: text)
         }
         // A live channel where VOD content was expected.
-        let vod = try Test.registerVOD(port: port)
-        try Test.expectError(
+        let vod = try await Test.registerVOD(port: port)
+        try await Test.expectError(
             "/vtp/stream_id/\(vod)/video/bad-live-as-vod-vod/360p.m3u8", port: port, status: 502,
             containing: "no ENDLIST")
-        #expect(try Loopback.get("/health", port: port).status == 200)
+        #expect(try await Test.get("/health", port: port).status == 200)
     }
 
-    @Test func anOriginWhoseVariantIsAMultivariantIs502() throws {
+    @Test func anOriginWhoseVariantIsAMultivariantIs502() async throws {
         let clock = PodTestClock()
         let (server, directory, origin) = try VTPLiveTests.start(clock: clock)
         defer {
@@ -147,13 +147,13 @@ import Testing
             origin.shutdown()
             directory.remove()
         }
-        let stream = try Test.registerLive(port: server.port, asset: "ext-nested")
-        try Test.expectError(
+        let stream = try await Test.registerLive(port: server.port, asset: "ext-nested")
+        try await Test.expectError(
             "/vtp/stream_id/\(stream)/live/ext-nested/360p.m3u8", port: server.port, status: 502,
             containing: "multivariant playlist where a media playlist was expected")
     }
 
-    @Test func aDeltaUpdateFromTheOriginIs502() throws {
+    @Test func aDeltaUpdateFromTheOriginIs502() async throws {
         let clock = PodTestClock()
         let (server, directory, origin) = try VTPLiveTests.start(clock: clock)
         defer {
@@ -161,13 +161,13 @@ import Testing
             origin.shutdown()
             directory.remove()
         }
-        let stream = try Test.registerLive(port: server.port, asset: "ext-delta")
-        try Test.expectError(
+        let stream = try await Test.registerLive(port: server.port, asset: "ext-delta")
+        try await Test.expectError(
             "/vtp/stream_id/\(stream)/live/ext-delta/360p.m3u8", port: server.port, status: 502,
             containing: "EXT-X-SKIP")
     }
 
-    @Test func aMarkerThatNeverClosesEndsAtTheLongestPod() throws {
+    @Test func aMarkerThatNeverClosesEndsAtTheLongestPod() async throws {
         let clock = PodTestClock()
         let now = Int((clock.now.timeIntervalSince(Test.epoch) / 4).rounded(.down))
         // 20 s pods at most; the break opens two segments after the first reload's edge.
@@ -178,10 +178,10 @@ import Testing
             origin.shutdown()
             directory.remove()
         }
-        let id = try Test.registerLive(port: server.port, asset: "ext-neverCloses")
+        let id = try await Test.registerLive(port: server.port, asset: "ext-neverCloses")
         var replay = LiveReplay(port: server.port, streamID: id, channel: "ext-neverCloses")
         for _ in 0..<20 {
-            try replay.reload()
+            try await replay.reload()
             clock.advance(by: 4)
         }
         // 20 s of pod, then the content again for good.
@@ -189,7 +189,7 @@ import Testing
         #expect(replay.stream("360p").suffix(6).allSatisfy { !LiveReplay.isPod($0) })
     }
 
-    @Test func overlappingBreaksEachGetTheirPod() throws {
+    @Test func overlappingBreaksEachGetTheirPod() async throws {
         let clock = PodTestClock()
         let (server, directory, origin) = try VTPLiveTests.start(clock: clock)
         defer {
@@ -197,10 +197,10 @@ import Testing
             origin.shutdown()
             directory.remove()
         }
-        let id = try Test.registerLive(port: server.port, asset: "ext-overlapping")
+        let id = try await Test.registerLive(port: server.port, asset: "ext-overlapping")
         var replay = LiveReplay(port: server.port, streamID: id, channel: "ext-overlapping")
         for _ in 0..<24 {
-            try replay.reload()
+            try await replay.reload()
             clock.advance(by: 4)
         }
         // The first break ends where the second starts (8 s), the second lasts its 8 s: 16 s of pods back to back.
@@ -216,7 +216,7 @@ import Testing
             ).count >= 2)
     }
 
-    @Test func aBreakNoAdFitsIsFilledWithSlateAndAVODPodWithoutAdsLeavesTheContent() throws {
+    @Test func aBreakNoAdFitsIsFilledWithSlateAndAVODPodWithoutAdsLeavesTheContent() async throws {
         let clock = PodTestClock()
         var catalog = Test.catalog()
         // 4 s breaks, and only the 8 s creative may fill pods: no ad fits (live), nor in 2 s VOD pods.
@@ -232,25 +232,25 @@ import Testing
             server.shutdown()
             directory.remove()
         }
-        let id = try Test.registerLive(port: server.port, asset: "short-breaks")
+        let id = try await Test.registerLive(port: server.port, asset: "short-breaks")
         var replay = LiveReplay(port: server.port, streamID: id, channel: "short-breaks")
         for _ in 0..<20 {
-            try replay.reload()
+            try await replay.reload()
             clock.advance(by: 4)
         }
         #expect(replay.completeBreaks("360p").allSatisfy { abs($0 - 4) < 0.0005 })
         #expect(!replay.completeBreaks("360p").isEmpty)
-        let metadata = try PodServingTest.json(try Loopback.get("/pods/v1/streams/\(id)/metadata", port: server.port))
+        let metadata = try await Test.json("/pods/v1/streams/\(id)/metadata", port: server.port)
         let ads = (metadata["ads"] as? [String: [String: Any]] ?? [:]).values
         #expect(!ads.isEmpty && ads.allSatisfy { $0["slate"] as? Bool == true })
         // VOD: pods with no ad are not stitched; the content plays as it is.
-        let vod = try Test.registerVOD(port: server.port)
-        let (playlist, _) = try Test.media("/vtp/stream_id/\(vod)/video/test-film/360p.m3u8", port: server.port)
+        let vod = try await Test.registerVOD(port: server.port)
+        let (playlist, _) = try await Test.media("/vtp/stream_id/\(vod)/video/test-film/360p.m3u8", port: server.port)
         #expect(playlist.segments.count == 8)
         #expect(playlist.segments.allSatisfy { $0.uri.hasPrefix("/origin/vod/test-film/360p/") })
     }
 
-    @Test func slateURIsOutsideTheLibraryAre404() throws {
+    @Test func slateURIsOutsideTheLibraryAre404() async throws {
         let clock = PodTestClock()
         let (server, directory) = try Test.start(clock: clock)
         defer {
@@ -258,13 +258,14 @@ import Testing
             directory.remove()
         }
         let port = server.port
-        try Test.expectError("/vtp/slate/4k/4000/0.ts", port: port, status: 404, containing: "no profile")
-        try Test.expectError("/vtp/slate/360p/0/0.ts", port: port, status: 404, containing: "slate length")
-        try Test.expectError("/vtp/slate/360p/99999999/0.ts", port: port, status: 404, containing: "slate length")
-        try Test.expectError("/vtp/slate/360p/4000/9.ts", port: port, status: 404, containing: "segments 0–3")
-        try Test.expectError(
+        try await Test.expectError("/vtp/slate/4k/4000/0.ts", port: port, status: 404, containing: "no profile")
+        try await Test.expectError("/vtp/slate/360p/0/0.ts", port: port, status: 404, containing: "slate length")
+        try await Test.expectError("/vtp/slate/360p/99999999/0.ts", port: port, status: 404, containing: "slate length")
+        try await Test.expectError("/vtp/slate/360p/4000/9.ts", port: port, status: 404, containing: "segments 0–3")
+        try await Test.expectError(
             "/vtp/slate/360p/4000/..%2F..%2Fstreams.sqlite", port: port, status: 404, containing: "slate segment")
         // Nominal media (not made): the URI is valid but there is no file.
-        try Test.expectError("/vtp/slate/360p/4000/0.ts", port: port, status: 503, containing: "has not been made")
+        try await Test.expectError(
+            "/vtp/slate/360p/4000/0.ts", port: port, status: 503, containing: "has not been made")
     }
 }

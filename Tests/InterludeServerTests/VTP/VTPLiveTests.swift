@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test(arguments: channels)
-    func twentyFourReloadsKeepTheNumberingAndResumeContentOnTime(channel: String) throws {
+    func twentyFourReloadsKeepTheNumberingAndResumeContentOnTime(channel: String) async throws {
         let clock = PodTestClock()
         let (server, directory, origin) = try Self.start(clock: clock)
         defer {
@@ -42,22 +42,27 @@ import Testing
             origin.shutdown()
             directory.remove()
         }
-        let id = try Test.registerLive(port: server.port, asset: channel)
+        let id = try await Test.registerLive(port: server.port, asset: channel)
         var replay = LiveReplay(port: server.port, streamID: id, channel: channel)
         // Uneven steps: players reload early and late.
         let steps: [Double] = [4, 4, 2, 6, 4, 3, 5, 4]
         for index in 0..<24 {
-            try replay.reload()
+            try await replay.reload()
             clock.advance(by: steps[index % steps.count])
         }
         let segments = replay.stream("360p")
-        let pods = segments.filter(LiveReplay.isPod)
+        // Pod segments come from pod serving with the viewer's stream ID (its ID3); a pod cut short
+        // where a break without a duration ends is filled with the VTP's slate.
+        let pods = segments.filter(LiveReplay.isPod).filter { !$0.uri.hasPrefix("/vtp/slate/") }
         #expect(!pods.isEmpty, "no break was stitched")
         #expect(pods.allSatisfy { $0.uri.contains("stream_id=\(id)") })
         #expect(
-            pods.filter {
+            pods.allSatisfy {
                 $0.uri.hasPrefix("/linear/pods/v1/seg/network/interlude/custom_asset/\(channel)/ad_break_id/")
-            }.count == pods.count)
+            })
+        if channel != "ext-cueOutWithoutDuration" {
+            #expect(!segments.contains { $0.uri.hasPrefix("/vtp/slate/") }, "a pod filling its break needs no slate")
+        }
         // Every break the content surrounds lasts what the origin's did: content resumes on time.
         let breaks = replay.completeBreaks("360p")
         #expect(!breaks.isEmpty)
@@ -70,14 +75,14 @@ import Testing
             #expect(!text.contains(marker), "\(marker) passed through")
         }
         // Each stitched break has its DATERANGE, with the pod's break ID that the metadata knows.
-        let metadata = try PodServingTest.json(try Loopback.get("/pods/v1/streams/\(id)/metadata", port: server.port))
+        let metadata = try await Test.json("/pods/v1/streams/\(id)/metadata", port: server.port)
         let known = Set((metadata["ad_breaks"] as? [String: Any] ?? [:]).keys)
         let tagged = Set(
             segments.flatMap(\.dateRanges).compactMap { $0.attributes.string(VODStitcher.breakIDAttribute) })
         #expect(!tagged.isEmpty && tagged.isSubset(of: known), "\(tagged) vs \(known)")
     }
 
-    @Test func twoProcessesOnOneDataDirectoryAnswerEveryReloadAlike() throws {
+    @Test func twoProcessesOnOneDataDirectoryAnswerEveryReloadAlike() async throws {
         let clock = PodTestClock()
         let (first, directory, origin) = try Self.start(clock: clock)
         defer {
@@ -88,12 +93,12 @@ import Testing
         let (second, _) = try Test.start(clock: clock, catalog: first.configuration.catalog, directory: directory)
         defer { second.shutdown() }
         for channel in ["test-live", "ext-oatcls"] {
-            let id = try Test.registerLive(port: first.port, asset: channel)
+            let id = try await Test.registerLive(port: first.port, asset: channel)
             var checker = LiveReloadChecker()
             for index in 0..<22 {
                 let servers = index % 2 == 0 ? [first, second] : [second, first]
                 let path = "/vtp/stream_id/\(id)/live/\(channel)/360p.m3u8"
-                let answered = try servers.map { try Loopback.get(path, port: $0.port) }
+                let answered = try await [Test.get(path, port: servers[0].port), Test.get(path, port: servers[1].port)]
                 #expect(answered.allSatisfy { $0.status == 200 })
                 #expect(answered[0].body == answered[1].body, "reload \(index) differs between the processes")
                 let found = checker.check(try HLSParser().parseMedia(answered[0].body))
@@ -103,34 +108,34 @@ import Testing
         }
     }
 
-    @Test func aRenditionJoiningLateIsNumberedLikeTheOthers() throws {
+    @Test func aRenditionJoiningLateIsNumberedLikeTheOthers() async throws {
         let clock = PodTestClock()
         let (server, directory) = try Test.start(clock: clock)
         defer {
             server.shutdown()
             directory.remove()
         }
-        let id = try Test.registerLive(port: server.port, asset: "test-live")
+        let id = try await Test.registerLive(port: server.port, asset: "test-live")
         var replay = LiveReplay(port: server.port, streamID: id, channel: "test-live")
         for index in 0..<24 {
             // 360p joins in the middle of a break whose start has left the window.
-            try replay.reload(index < 9 ? ["180p"] : ["180p", "360p"])
+            try await replay.reload(index < 9 ? ["180p"] : ["180p", "360p"])
             clock.advance(by: 4)
         }
         #expect(replay.stream("360p").contains(where: LiveReplay.isPod))
     }
 
-    @Test func interstitialsAnnounceThePodAndKeepTheContent() throws {
+    @Test func interstitialsAnnounceThePodAndKeepTheContent() async throws {
         let clock = PodTestClock()
         let (server, directory) = try Test.start(clock: clock)
         defer {
             server.shutdown()
             directory.remove()
         }
-        let id = try Test.registerLive(port: server.port, asset: "test-live")
+        let id = try await Test.registerLive(port: server.port, asset: "test-live")
         var replay = LiveReplay(port: server.port, streamID: id, channel: "test-live", query: "?mode=interstitials")
         for _ in 0..<20 {
-            try replay.reload()
+            try await replay.reload()
             clock.advance(by: 4)
         }
         let segments = replay.stream("360p")
@@ -143,7 +148,7 @@ import Testing
             #expect(range.attributes.string(VODStitcher.breakIDAttribute) != nil)
             let asset = try #require(range.attributes.string("X-ASSET-URI"))
             #expect(asset.contains("stream_id=\(id)") && asset.contains("pd=8000"))
-            let pod = try Test.multivariant(asset, port: server.port)
+            let pod = try await Test.multivariant(asset, port: server.port)
             #expect(pod.variants.count == 2)
         }
         // The anchor RFC 8216bis asks for: every segment carries PROGRAM-DATE-TIME.
@@ -151,7 +156,7 @@ import Testing
     }
 
     @Test(arguments: ["test-live-cue", "ext-scte35Enhanced", "ext-dateRange"])
-    func markersPassThroughWhenAskedAndNumberingHolds(channel: String) throws {
+    func markersPassThroughWhenAskedAndNumberingHolds(channel: String) async throws {
         let clock = PodTestClock()
         let (server, directory, origin) = try Self.start(clock: clock)
         defer {
@@ -159,10 +164,10 @@ import Testing
             origin.shutdown()
             directory.remove()
         }
-        let id = try Test.registerLive(port: server.port, asset: channel)
+        let id = try await Test.registerLive(port: server.port, asset: channel)
         var replay = LiveReplay(port: server.port, streamID: id, channel: channel, query: "?markers=passthrough")
         for _ in 0..<20 {
-            try replay.reload()
+            try await replay.reload()
             clock.advance(by: 4)
         }
         let text = replay.texts["360p"]?.joined() ?? ""

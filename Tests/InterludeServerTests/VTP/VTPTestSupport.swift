@@ -61,30 +61,48 @@ enum VTPTest {
         return (server, directory)
     }
 
+    /// A loopback request made on a thread of its own: a test waiting on the
+    /// server then holds no thread of the shared concurrency pool, which the
+    /// other suites' async tests (and their clocks) need.
+    static func get(_ path: String, port: UInt16, method: String = "GET") async throws -> LoopbackResponse {
+        try await onOwnThread { try Loopback.get(path, port: port, method: method) }
+    }
+
+    /// Registers a stream at `path` and returns its ID.
+    static func register(_ path: String, port: UInt16) async throws -> String {
+        let response = try await get(path, port: port, method: "POST")
+        #expect(response.status == 201, "\(response.text)")
+        return try #require(try PodServingTest.json(response)["stream_id"] as? String)
+    }
+
     /// Registers a live stream for `asset` on `network`.
-    static func registerLive(port: UInt16, network: String = "interlude", asset: String) throws -> String {
-        try PodServingTest.register(
-            "/ssai/pods/api/v1/network/\(network)/custom_asset/\(asset)/stream", port: port)
+    static func registerLive(port: UInt16, network: String = "interlude", asset: String) async throws -> String {
+        try await register("/ssai/pods/api/v1/network/\(network)/custom_asset/\(asset)/stream", port: port)
     }
 
     /// Registers a VOD stream on `network`.
-    static func registerVOD(port: UInt16, network: String = "interlude") throws -> String {
-        try PodServingTest.register("/ondemand/pods/api/v1/network/\(network)/stream_registration", port: port)
+    static func registerVOD(port: UInt16, network: String = "interlude") async throws -> String {
+        try await register("/ondemand/pods/api/v1/network/\(network)/stream_registration", port: port)
+    }
+
+    /// The JSON object of a GET.
+    static func json(_ path: String, port: UInt16) async throws -> [String: Any] {
+        try PodServingTest.json(try await get(path, port: port))
     }
 
     /// GETs a playlist that must answer 200 and parses it.
-    static func media(_ path: String, port: UInt16, sourceLocation: SourceLocation = #_sourceLocation) throws
+    static func media(_ path: String, port: UInt16, sourceLocation: SourceLocation = #_sourceLocation) async throws
         -> (playlist: MediaPlaylist, text: String)
     {
-        let response = try Loopback.get(path, port: port)
+        let response = try await get(path, port: port)
         #expect(response.status == 200, "\(path): \(response.text)", sourceLocation: sourceLocation)
         #expect(
             response.headers["Content-Type"] == "application/vnd.apple.mpegurl", sourceLocation: sourceLocation)
         return (try HLSParser().parseMedia(response.body), response.text)
     }
 
-    static func multivariant(_ path: String, port: UInt16) throws -> MultivariantPlaylist {
-        let response = try Loopback.get(path, port: port)
+    static func multivariant(_ path: String, port: UInt16) async throws -> MultivariantPlaylist {
+        let response = try await get(path, port: port)
         #expect(response.status == 200, "\(path): \(response.text)")
         return try HLSParser().parseMultivariant(response.body)
     }
@@ -93,8 +111,8 @@ enum VTPTest {
     static func expectError(
         _ path: String, port: UInt16, status: Int, containing text: String,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) throws {
-        let response = try Loopback.get(path, port: port)
+    ) async throws {
+        let response = try await get(path, port: port)
         #expect(response.status == status, "\(path): \(response.text)", sourceLocation: sourceLocation)
         #expect(response.headers["Content-Type"] == "application/json", sourceLocation: sourceLocation)
         let json = try JSONSerialization.jsonObject(with: response.data) as? [String: Any]

@@ -16,34 +16,34 @@ import Testing
 
     private func isPod(_ segment: MediaSegment) -> Bool { segment.uri.hasPrefix("/ondemand/pods/api/v1/") }
 
-    @Test func theMultivariantListsEveryProfileWithTheRequestsOptions() throws {
+    @Test func theMultivariantListsEveryProfileWithTheRequestsOptions() async throws {
         let clock = PodTestClock()
         let (server, directory) = try Test.start(clock: clock)
         defer {
             server.shutdown()
             directory.remove()
         }
-        let id = try Test.registerVOD(port: server.port)
-        let plain = try Test.multivariant("/vtp/stream_id/\(id)/video/test-film.m3u8", port: server.port)
+        let id = try await Test.registerVOD(port: server.port)
+        let plain = try await Test.multivariant("/vtp/stream_id/\(id)/video/test-film.m3u8", port: server.port)
         #expect(plain.variants.map(\.uri) == ["test-film/180p.m3u8", "test-film/360p.m3u8"])
         #expect(plain.variants.map { $0.resolution?.height } == [180, 360])
         #expect(plain.variants.allSatisfy { $0.codecs == "avc1.4d401f,mp4a.40.2" && ($0.bandwidth ?? 0) > 0 })
-        let options = try Test.multivariant(
+        let options = try await Test.multivariant(
             "/vtp/stream_id/\(id)/video/test-film.m3u8?mode=interstitials&markers=passthrough", port: server.port)
         #expect(options.variants.first?.uri == "test-film/180p.m3u8?mode=interstitials&markers=passthrough")
     }
 
-    @Test func everyRenditionHasItsPodsWhereTheMetadataSaysTheyAre() throws {
+    @Test func everyRenditionHasItsPodsWhereTheMetadataSaysTheyAre() async throws {
         let clock = PodTestClock()
         let (server, directory) = try Test.start(clock: clock)
         defer {
             server.shutdown()
             directory.remove()
         }
-        let id = try Test.registerVOD(port: server.port)
+        let id = try await Test.registerVOD(port: server.port)
         var renditions: [MediaPlaylist] = []
         for profile in ["180p", "360p"] {
-            let (playlist, text) = try Test.media(
+            let (playlist, text) = try await Test.media(
                 "/vtp/stream_id/\(id)/video/test-film/\(profile).m3u8", port: server.port)
             renditions.append(playlist)
             #expect(playlist.hasEndList && playlist.playlistType == "VOD")
@@ -80,7 +80,7 @@ import Testing
         #expect(renditions[0].segments.map(\.duration) == renditions[1].segments.map(\.duration))
         #expect(renditions[0].segments.map(\.isDiscontinuity) == renditions[1].segments.map(\.isDiscontinuity))
         // The metadata the SDK reads says the same.
-        let metadata = try PodServingTest.json(try Loopback.get("/pods/v1/streams/\(id)/metadata", port: server.port))
+        let metadata = try await Test.json("/pods/v1/streams/\(id)/metadata", port: server.port)
         let breaks = try #require(metadata["breaks"] as? [[String: Any]])
         #expect(breaks.map { $0["id"] as? String } == ["vod_0", "vod_1", "vod_2"])
         #expect(breaks.map { $0["type"] as? String } == ["pre", "mid", "post"])
@@ -90,36 +90,36 @@ import Testing
         }
     }
 
-    @Test func aRenditionIsTheSameOnEveryRequestAndFromAnotherProcess() throws {
+    @Test func aRenditionIsTheSameOnEveryRequestAndFromAnotherProcess() async throws {
         let clock = PodTestClock()
         let (first, directory) = try Test.start(clock: clock)
         defer {
             first.shutdown()
             directory.remove()
         }
-        let id = try Test.registerVOD(port: first.port)
+        let id = try await Test.registerVOD(port: first.port)
         let path = "/vtp/stream_id/\(id)/video/test-film/360p.m3u8"
-        let once = try Loopback.get(path, port: first.port)
-        let again = try Loopback.get(path, port: first.port)
+        let once = try await Test.get(path, port: first.port)
+        let again = try await Test.get(path, port: first.port)
         let (second, _) = try Test.start(clock: clock, directory: directory)
         defer { second.shutdown() }
         // The other process asks for the other rendition first: the plan is the stored one.
-        let other = try Loopback.get("/vtp/stream_id/\(id)/video/test-film/180p.m3u8", port: second.port)
-        let elsewhere = try Loopback.get(path, port: second.port)
+        let other = try await Test.get("/vtp/stream_id/\(id)/video/test-film/180p.m3u8", port: second.port)
+        let elsewhere = try await Test.get(path, port: second.port)
         #expect(once.status == 200 && other.status == 200)
         #expect(once.body == again.body)
         #expect(once.body == elsewhere.body)
     }
 
-    @Test func interstitialsLeaveTheContentAndAnnounceEachPod() throws {
+    @Test func interstitialsLeaveTheContentAndAnnounceEachPod() async throws {
         let clock = PodTestClock()
         let (server, directory) = try Test.start(clock: clock)
         defer {
             server.shutdown()
             directory.remove()
         }
-        let id = try Test.registerVOD(port: server.port)
-        let (playlist, _) = try Test.media(
+        let id = try await Test.registerVOD(port: server.port)
+        let (playlist, _) = try await Test.media(
             "/vtp/stream_id/\(id)/video/test-film/360p.m3u8?mode=interstitials", port: server.port)
         #expect(playlist.segments.count == 8)
         #expect(!playlist.segments.contains(where: isPod))
@@ -137,14 +137,14 @@ import Testing
             // The asset is the pod's own playlist in this profile, and it answers.
             let asset = try #require(range.attributes.string("X-ASSET-URI"))
             #expect(asset.hasSuffix("/profile/360p.m3u8"))
-            let pod = try Test.media(asset, port: server.port).playlist
+            let pod = try await Test.media(asset, port: server.port).playlist
             #expect(abs(pod.totalDuration - 8) < 0.0005)
         }
         #expect(ranges.first?.attributes.string("CUE") == "PRE")
         #expect(ranges.last?.attributes.string("CUE") == "POST")
     }
 
-    @Test func encryptedContentHasClearPodsBetweenItsKeys() throws {
+    @Test func encryptedContentHasClearPodsBetweenItsKeys() async throws {
         let clock = PodTestClock()
         let fixture = FixtureLiveOrigin(epoch: Test.epoch, now: { clock.now })
         let origin = try fixture.serve()
@@ -155,8 +155,8 @@ import Testing
             server.shutdown()
             directory.remove()
         }
-        let id = try Test.registerVOD(port: server.port)
-        let (playlist, text) = try Test.media("/vtp/stream_id/\(id)/video/ext-vod/360p.m3u8", port: server.port)
+        let id = try await Test.registerVOD(port: server.port)
+        let (playlist, text) = try await Test.media("/vtp/stream_id/\(id)/video/ext-vod/360p.m3u8", port: server.port)
         // 24 s of content: pre-roll, mid-roll at 12 s, post-roll.
         #expect(Test.runs(of: playlist, where: isPod).map(\.start) == [0, 20, 40], "\(text)")
         // The pre-roll plays before the content's first key (nothing to clear); later pods are METHOD=NONE.
