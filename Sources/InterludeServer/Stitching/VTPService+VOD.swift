@@ -93,6 +93,14 @@ extension VTPService {
             throw HTTPError(status: 502, message: "\(source): the origin's playlist has no segments")
         }
         let decided = try vodPods(for: stream, content: content, baseURL: baseURL)
+        // One VOD stream plays one content: its pods were placed for that content's length.
+        if let planned = decided.plan.contentDuration, abs(planned - content.totalDuration) > 1 {
+            throw HTTPError(
+                status: 409,
+                message:
+                    "stream \(stream.id)'s pods were planned for content of \(planned) s; \(source) lasts \(VODCuepoints.milliseconds(content.totalDuration)) s (register a stream per content)"
+            )
+        }
         let podProfile = decided.plan.profiles[profile.id] ?? profile.id
         let network = PodServingLinks.encode(stream.networkCode)
         var insertions: [VODPodInsertion] = []

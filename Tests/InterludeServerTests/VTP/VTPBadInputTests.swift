@@ -81,6 +81,16 @@ import Testing
         try await Test.expectError(
             "/vtp/stream_id/\(vod)/video/other-film/360p.m3u8", port: port, status: 403, containing: "network interlude"
         )
+        // A VOD stream whose pods were planned for other content (120 s, through adpods) is refused.
+        let planned = try await Test.registerVOD(port: port)
+        let body = #"{"encoding_profiles":[{"profile_name":"360p"}],"ad_tag":"https://example.com/vmap","content_duration_seconds":120}"#
+        let pods = try PodServingTest.post(
+            "/ondemand/pods/api/v1/network/interlude/streams/\(planned)/adpods", port: port, body: body,
+            contentType: "application/json")
+        #expect(pods.status == 200, "\(pods.text)")
+        try await Test.expectError(
+            "/vtp/stream_id/\(planned)/video/test-film/360p.m3u8", port: port, status: 409,
+            containing: "planned for content of 120")
         // Nothing was stored for the refused requests.
         #expect(try server.sessionStore.liveStitchStates(streamID: live).isEmpty)
         #expect(try server.sessionStore.vodPlan(streamID: vod) == nil)
