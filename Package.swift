@@ -63,7 +63,8 @@ let package = Package(
         .executableTarget(
             name: "InterludeBench",
             dependencies: [
-                "InterludeVAST", "InterludeHLS", "Interlude", "InterludePlayer", "InterludeServer", "InterludeTestSupport",
+                "InterludeVAST", "InterludeHLS", "Interlude", "InterludePlayer", "InterludeServer",
+                "InterludeTestSupport",
                 "CXMLScan",
             ]),
 

@@ -17,6 +17,7 @@ let usage = """
                                            HLSStreamDisplay CPU per live hour, memory over H hours at F×,
                                            ID3 reader vs ffprobe (needs ffmpeg)
            interlude-bench journal [DIR]   beacon journal cost per enqueue with and without disk sync
+           interlude-bench vtp             the VTP's live reload: stitch, state load and store (SQLite)
     """
 
 switch arguments.first {
@@ -36,6 +37,14 @@ case "ts":
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("interlude-bench ts: \(error)\n".utf8))
+        exit(1)
+    }
+case "vtp":
+    do {
+        try VTPBench.run()
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("interlude-bench vtp: \(error)\n".utf8))
         exit(1)
     }
 case "loading-offline":

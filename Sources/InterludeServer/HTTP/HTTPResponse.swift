@@ -24,6 +24,10 @@ public struct HTTPResponse: Sendable {
         case truncated(afterBytes: Int)
         /// Reset the TCP connection (RST) without answering.
         case reset
+        /// Answer with what `answer` produces once it is done (an origin
+        /// fetch), holding the connection without blocking a polling thread.
+        /// The headers of this response are added to the produced one.
+        case deferred(HTTPDeferredAnswer)
     }
 
     /// Status code.
@@ -75,4 +79,23 @@ public struct HTTPResponse: Sendable {
 
     /// 204 No Content.
     public static let noContent = HTTPResponse(status: 204)
+
+    /// An answer produced by `produce` off the polling thread (see ``Delivery/deferred(_:)``).
+    public static func deferred(_ produce: @escaping @Sendable () async -> HTTPResponse) -> HTTPResponse {
+        HTTPResponse(status: 200, delivery: .deferred(HTTPDeferredAnswer(produce)))
+    }
+}
+
+/// The work behind a ``HTTPResponse/Delivery/deferred(_:)`` answer. Equal
+/// only to itself (two pieces of work are never the same answer).
+public final class HTTPDeferredAnswer: Sendable, Hashable {
+    /// Produces the answer; runs once, on the concurrency pool.
+    public let produce: @Sendable () async -> HTTPResponse
+
+    /// Wraps `produce`.
+    public init(_ produce: @escaping @Sendable () async -> HTTPResponse) { self.produce = produce }
+
+    public static func == (lhs: HTTPDeferredAnswer, rhs: HTTPDeferredAnswer) -> Bool { lhs === rhs }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }

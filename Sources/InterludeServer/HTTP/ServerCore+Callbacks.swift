@@ -10,6 +10,8 @@ final class RequestContext {
         case body
         case bodyTooLarge
         case delayed(HTTPResponse)
+        /// Waiting for a deferred answer; these headers go on it.
+        case awaiting(HTTPHeaders)
         case answered
     }
 
@@ -92,6 +94,17 @@ extension ServerCore {
             }
             return answer(route(request), connection: connection, request: request)
         case .delayed(let response):
+            return answer(response, connection: connection, request: request)
+        case .awaiting(let headers):
+            var response =
+                takeDeferredAnswer(key: request.key)
+                ?? HTTPError(status: 503, message: "the server is shutting down").response
+            for field in headers where response.headers[field.name] == nil {
+                response.headers.add(field.name, field.value)
+            }
+            if case .deferred = response.delivery {
+                response = HTTPError(status: 500, message: "a deferred answer deferred again").response
+            }
             return answer(response, connection: connection, request: request)
         case .answered:
             // Answered early (413/431): swallow whatever body still arrives.

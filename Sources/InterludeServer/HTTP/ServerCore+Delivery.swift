@@ -71,6 +71,10 @@ extension ServerCore {
             request.phase = .delayed(response)
             suspend(connection, key: request.key, milliseconds: milliseconds)
             return .YES
+        case .deferred(let pending):
+            request.phase = .awaiting(response.headers)
+            startDeferred(pending, connection: connection, key: request.key)
+            return .YES
         case .immediate, .dripped, .truncated:
             request.phase = .answered
             if let mhdResponse = makeResponse(response, connection: connection) {
@@ -93,12 +97,13 @@ extension ServerCore {
     private func makeResponse(_ response: HTTPResponse, connection: OpaquePointer) -> OpaquePointer? {
         let mhdResponse: OpaquePointer?
         switch (response.delivery, response.body) {
-        case (.immediate, .bytes(let bytes)), (.delayed, .bytes(let bytes)), (.reset, .bytes(let bytes)):
+        case (.immediate, .bytes(let bytes)), (.delayed, .bytes(let bytes)), (.reset, .bytes(let bytes)),
+            (.deferred, .bytes(let bytes)):
             mhdResponse = bytes.withUnsafeBytes { buffer in
                 interlude_mhd_response_copying(buffer.baseAddress, buffer.count)
             }
         case (.immediate, .file(let path, let offset, let length)), (.delayed, .file(let path, let offset, let length)),
-            (.reset, .file(let path, let offset, let length)):
+            (.reset, .file(let path, let offset, let length)), (.deferred, .file(let path, let offset, let length)):
             let descriptor = open(path, O_RDONLY)
             guard descriptor >= 0 else { return nil }
             // libmicrohttpd closes the descriptor when the response is destroyed.

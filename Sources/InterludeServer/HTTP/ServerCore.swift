@@ -35,6 +35,8 @@ final class ServerCore: Sendable {
         /// Grace period over: delays and drips finish at once.
         var hurrying = false
         var suspended: [ObjectIdentifier: MHDHandle] = [:]
+        /// Deferred answers produced and not yet sent, by request.
+        var deferredAnswers: [ObjectIdentifier: HTTPResponse] = [:]
     }
 
     let configuration: HTTPServer.Configuration
@@ -42,6 +44,10 @@ final class ServerCore: Sendable {
     let state = Locked(State())
     /// Timers for delayed and dripped answers; never the polling threads.
     let timerQueue = DispatchQueue(label: "interlude.http.timers")
+    /// Where deferred answers run: threads of their own, so an answer that
+    /// blocks (a store call) or callers that hold the shared concurrency
+    /// pool never keep another deferred answer from finishing.
+    let deferredExecutor = DispatchTaskExecutor(label: "interlude.http.deferred")
 
     init(configuration: HTTPServer.Configuration, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
         self.configuration = configuration
@@ -119,6 +125,33 @@ final class ServerCore: Sendable {
     }
 
     var isHurrying: Bool { state.withLock { $0.hurrying } }
+
+    /// Parks `connection` until `pending` has produced its answer. During
+    /// shutdown (or if shutdown comes first) the request gets a 503 instead.
+    func startDeferred(_ pending: HTTPDeferredAnswer, connection: OpaquePointer, key: ObjectIdentifier) {
+        let hurrying = state.withLock { state -> Bool in
+            guard !state.hurrying else { return true }
+            state.suspended[key] = MHDHandle(pointer: connection)
+            return false
+        }
+        guard !hurrying else { return }
+        MHD_suspend_connection(connection)
+        Task(executorPreference: deferredExecutor) { [self] in
+            let response = await pending.produce()
+            let handle = state.withLock { state -> MHDHandle? in
+                // Gone when shutdown resumed it already: the request was answered 503.
+                guard let handle = state.suspended.removeValue(forKey: key) else { return nil }
+                state.deferredAnswers[key] = response
+                return handle
+            }
+            if let handle { MHD_resume_connection(handle.pointer) }
+        }
+    }
+
+    /// The deferred answer of request `key`, once (nil when there is none).
+    func takeDeferredAnswer(key: ObjectIdentifier) -> HTTPResponse? {
+        state.withLock { $0.deferredAnswers.removeValue(forKey: key) }
+    }
 
     // MARK: Shutdown
 
