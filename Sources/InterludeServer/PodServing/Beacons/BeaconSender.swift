@@ -86,7 +86,11 @@ final class BeaconSender: Sendable {
         condition.unlock()
     }
 
+    /// Streams expired this long ago, with nothing left to send, are deleted.
+    static let purgeAfter: TimeInterval = 24 * 3600
+
     private func run() {
+        var lastPurge = Date.distantPast
         defer {
             condition.lock()
             state.withLock { $0.running = false }
@@ -94,6 +98,15 @@ final class BeaconSender: Sendable {
             condition.unlock()
         }
         while !isStopping {
+            if Date().timeIntervalSince(lastPurge) > 60 {
+                lastPurge = Date()
+                do {
+                    let purged = try store.purge(expiredBefore: Date().addingTimeInterval(-Self.purgeAfter))
+                    if purged > 0 { logger.message(.info, "sessions: \(purged) long-expired streams purged") }
+                } catch {
+                    logger.message(.warning, "session purge: \(error.message)")
+                }
+            }
             let batch: [PodOutboxBeacon]
             do {
                 batch = try store.claimDueBeacons(
