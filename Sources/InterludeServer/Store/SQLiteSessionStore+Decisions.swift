@@ -77,7 +77,7 @@ extension SQLiteSessionStore {
         var eventRows: [(event: PodAdEvent, beacons: String)] = []
         for ad in decision.ads {
             for event in ad.events {
-                eventRows.append((event, try Self.encode(ad.beacons[event.type.rawValue] ?? [])))
+                eventRows.append((event, Self.urlList(ad.beacons[event.type.rawValue] ?? [])))
             }
         }
         let stored = try pool.with { pooled throws(StoreError) -> String? in

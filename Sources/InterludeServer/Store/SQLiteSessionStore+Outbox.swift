@@ -58,7 +58,7 @@ extension SQLiteSessionStore {
     }
 
     public func rescheduleBeacon(id: Int64, attempts: Int, nextAttemptAt: Date, error: String) throws(StoreError) {
-        try pool.with { pooled throws(StoreError) in
+        try pool.write { pooled throws(StoreError) in
             try pooled.run(
                 """
                 UPDATE outbox SET attempts = ?, next_attempt_at = ?, last_error = ?, lease_owner = NULL,
@@ -75,7 +75,7 @@ extension SQLiteSessionStore {
     }
 
     public func abandonBeacon(id: Int64, attempts: Int, error: String, at now: Date) throws(StoreError) {
-        try pool.with { pooled throws(StoreError) in
+        try pool.write { pooled throws(StoreError) in
             try pooled.run(
                 """
                 UPDATE outbox SET attempts = ?, sent_at = ?, last_error = ?, lease_owner = NULL, lease_until = NULL
@@ -92,7 +92,7 @@ extension SQLiteSessionStore {
     }
 
     public func releaseBeacons(owner: String) throws(StoreError) {
-        try pool.with { pooled throws(StoreError) in
+        try pool.write { pooled throws(StoreError) in
             try pooled.run(
                 "UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ? AND sent_at IS NULL"
             ) { statement throws(StoreError) in

@@ -53,10 +53,10 @@ extension SQLiteSessionStore {
             statement.bind(2, eventID)
             statement.bind(3, streamID)
             guard try statement.step() else { return nil }
-            return (statement.text(0) ?? "[]", statement.int64(1))
+            return (statement.text(0) ?? "", statement.int64(1))
         }
         guard let row else { return false }
-        let urls = try Self.decode([String].self, row.beacons)
+        let urls = row.beacons.split(separator: "\n").map(String.init)
         for (index, url) in urls.enumerated() {
             try pooled.run(
                 """

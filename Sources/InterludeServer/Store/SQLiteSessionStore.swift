@@ -44,7 +44,7 @@ public final class SQLiteSessionStore: SessionStore {
             id TEXT PRIMARY KEY,
             stream_id TEXT NOT NULL,
             ad_offset INTEGER NOT NULL,
-            beacons TEXT NOT NULL,
+            beacons TEXT NOT NULL, -- tracking URL templates, one a line
             verified_at INTEGER
         );
         CREATE INDEX IF NOT EXISTS events_by_stream ON events (stream_id);
@@ -77,7 +77,7 @@ public final class SQLiteSessionStore: SessionStore {
 
     public func insert(_ stream: PodStream) throws(StoreError) {
         let body = try Self.encode(stream)
-        try pool.with { pooled throws(StoreError) in
+        try pool.write { pooled throws(StoreError) in
             try pooled.run("INSERT INTO streams (id, body, expires_at) VALUES (?, ?, ?)") {
                 statement throws(StoreError) in
                 statement.bind(1, stream.id)
@@ -171,6 +171,14 @@ public final class SQLiteSessionStore: SessionStore {
     static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 
     static func date(milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+
+    /// URLs one a line (read back by a split, cheaper than JSON on the hot
+    /// verification path); a URL cannot hold a raw line break, so one that
+    /// does is encoded.
+    static func urlList(_ urls: [String]) -> String {
+        urls.map { $0.replacingOccurrences(of: "\n", with: "%0A").replacingOccurrences(of: "\r", with: "%0D") }
+            .joined(separator: "\n")
+    }
 
     static func encode(_ value: some Encodable) throws(StoreError) -> String {
         let encoder = JSONEncoder()
