@@ -10,6 +10,8 @@ let usage = """
            interlude-bench loading-offline [N]   the chain's resolution work with bodies from memory
            interlude-bench loader-memory   resident memory of 100 loaded 5-ad pods
            interlude-bench manager         ads manager CPU per second of ad; memory over 1,000 ads
+           interlude-bench pod-store [N] [T]  pod-serving session store: registrations, decisions, verifications
+                                           (N streams, default 2000, on T threads, default 2)
     """
 
 switch arguments.first {
@@ -31,6 +33,9 @@ case "loader-memory":
     exit(await LoaderMemoryBenchmark.run())
 case "manager":
     exit(await ManagerBenchmark.run())
+case "pod-store":
+    let rest = Array(arguments.dropFirst())
+    exit(PodStoreBenchmark.run(streams: Int(rest.first ?? "") ?? 2000, threads: Int(rest.dropFirst().first ?? "") ?? 2))
 case "vast-memory":
     exit(VASTMemoryBenchmark.run(childFile: arguments.dropFirst().first))
 default:

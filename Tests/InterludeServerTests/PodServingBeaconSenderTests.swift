@@ -27,7 +27,7 @@ import Testing
 
     @Test func theSentURLHasThisServerAndTheMacrosAServerKnows() {
         let beacon = PodOutboxBeacon(
-            id: 1, streamID: "s", eventID: "e",
+            streamID: "s", eventID: "e", index: 0,
             url: DocumentTemplate.baseURLSentinel
                 + "/track/s/pod_1_ad1/impression?cb=[CACHEBUSTING]&t=[TIMESTAMP]&ph=[ADPLAYHEAD]&asset=[ASSETURI]&x=[UNKNOWNMACRO]",
             idempotencyKey: "e-0", eventTime: Date(timeIntervalSince1970: 1_800_000_000.25), adPlayhead: 7_500,

@@ -111,9 +111,46 @@ import Testing
         #expect(
             try two.claimDueBeacons(owner: "b", at: clock.addingTimeInterval(31), leaseFor: 30, limit: 1000).count
                 == taken.count)
-        try two.markBeaconsSent(taken.map(\.id), at: clock)
+        try two.recordBeaconResults(
+            taken.map { PodBeaconResult(eventID: $0.eventID, index: $0.index, outcome: .delivered) }, at: clock)
         #expect(try one.nextBeaconDue() == nil)
         #expect(try one.activity(streamID: stream.id).beaconsSent.values.reduce(0, +) == taken.count)
+    }
+
+    @Test func failedBeaconsWaitTheirDelayAndOnlyTheUnfinishedGoAgain() throws {
+        let (store, other, directory) = try stores()
+        defer {
+            store.close()
+            other.close()
+            directory.remove()
+        }
+        let stream = stream()
+        try store.insert(stream)
+        let written = try store.completeDecision(decision(for: stream), at: now)
+        let start = try #require(written.events.first { $0.type == .start })
+        _ = try store.verify(eventID: start.id, streamID: stream.id, breakDigest: written.breakDigest, at: now)
+        let clock = Date()
+        let taken = try store.claimDueBeacons(owner: "a", at: clock, leaseFor: 30, limit: 10)
+        #expect(taken.map(\.index) == [0, 1, 2])
+        #expect(taken.map(\.idempotencyKey) == ["\(start.id)-0", "\(start.id)-1", "\(start.id)-2"])
+        try store.recordBeaconResults(
+            [
+                PodBeaconResult(eventID: start.id, index: 0, outcome: .delivered),
+                PodBeaconResult(eventID: start.id, index: 1, outcome: .retry(after: 10, reason: "HTTP 503")),
+                PodBeaconResult(eventID: start.id, index: 2, outcome: .abandon(reason: "HTTP 404")),
+            ], at: clock)
+        #expect(try store.claimDueBeacons(owner: "a", at: clock.addingTimeInterval(5), leaseFor: 30, limit: 10).isEmpty)
+        let again = try store.claimDueBeacons(owner: "a", at: clock.addingTimeInterval(11), leaseFor: 30, limit: 10)
+        #expect(again.map(\.index) == [1])
+        #expect(again.first?.attempts == 1)
+        let activity = try store.activity(streamID: stream.id)
+        #expect(activity.beaconsSent[start.id] == 1)
+        #expect(activity.beaconsAbandoned[start.id] == 1)
+        #expect(activity.beaconsPending[start.id] == 1)
+        #expect(activity.failedAttempts == 1)
+        try store.recordBeaconResults(
+            [PodBeaconResult(eventID: start.id, index: 1, outcome: .delivered)], at: clock.addingTimeInterval(11))
+        #expect(try store.nextBeaconDue() == nil)
     }
 
     @Test func longExpiredStreamsWithNothingToSendArePurged() throws {

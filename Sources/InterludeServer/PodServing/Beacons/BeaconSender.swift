@@ -7,12 +7,7 @@ import InterludeVAST
 /// survive a restart; leases keep two processes from sending one beacon at
 /// once, and the `Idempotency-Key` makes a resend after a lost answer count once.
 final class BeaconSender: Sendable {
-    /// What one attempt came to.
-    enum Outcome: Sendable, Hashable {
-        case delivered
-        case retry(after: Double, reason: String)
-        case abandon(reason: String)
-    }
+    typealias Outcome = PodBeaconOutcome
 
     private struct State {
         var started = false
@@ -161,26 +156,16 @@ final class BeaconSender: Sendable {
             }
         }
         group.wait()
-        var delivered: [Int64] = []
         for (beacon, outcome) in outcomes.withLock({ $0 }) {
-            do {
-                switch outcome {
-                case .delivered:
-                    delivered.append(beacon.id)
-                case .retry(let delay, let reason):
-                    try store.rescheduleBeacon(
-                        id: beacon.id, attempts: beacon.attempts + 1, nextAttemptAt: Date().addingTimeInterval(delay),
-                        error: reason)
-                case .abandon(let reason):
-                    logger.message(.warning, "beacon \(beacon.idempotencyKey) abandoned: \(reason)")
-                    try store.abandonBeacon(id: beacon.id, attempts: beacon.attempts + 1, error: reason, at: Date())
-                }
-            } catch {
-                logger.message(.warning, "beacon outbox: \(error.message)")
+            if case .abandon(let reason) = outcome {
+                logger.message(.warning, "beacon \(beacon.idempotencyKey) abandoned: \(reason)")
             }
         }
         do {
-            try store.markBeaconsSent(delivered, at: Date())
+            try store.recordBeaconResults(
+                outcomes.withLock { $0 }.map {
+                    PodBeaconResult(eventID: $0.0.eventID, index: $0.0.index, outcome: $0.1)
+                }, at: Date())
         } catch {
             // Leases run out and the beacons go again; the collector keeps one of each.
             logger.message(.warning, "beacon outbox: \(error.message)")
@@ -206,24 +191,9 @@ final class BeaconSender: Sendable {
     /// macros nobody can fill percent-encoded, as a URL needs. Byte-level:
     /// Foundation's string search dominated the sender's time.
     static func render(_ beacon: PodOutboxBeacon, baseURL: String) -> String {
-        let template = Array(beacon.url.utf8)
-        let sentinel = Array(DocumentTemplate.baseURLSentinel.utf8)
-        var based: [UInt8] = []
-        based.reserveCapacity(template.count + baseURL.utf8.count)
-        var index = 0
-        while index < template.count {
-            if template[index] == sentinel[0], template.count - index >= sentinel.count,
-                template[index..<index + sentinel.count].elementsEqual(sentinel)
-            {
-                based.append(contentsOf: baseURL.utf8)
-                index += sentinel.count
-            } else {
-                based.append(template[index])
-                index += 1
-            }
-        }
+        let based = beacon.url.replacingSentinel(DocumentTemplate.baseURLSentinel, with: baseURL)
         let filled = VASTMacroFiller(now: { beacon.eventTime }).fill(
-            String(decoding: based, as: UTF8.self),
+            based,
             with: [
                 .timestamp: .value(PodTimeFormat.iso8601(beacon.eventTime)),
                 .adPlayhead: .value(VASTTime(milliseconds: beacon.adPlayhead).formatted), .serverSide: .value("1"),
