@@ -11,6 +11,7 @@
 #     stream's bytes from a file (target >= 0.5x nginx, p99 < 10 ms at 64 connections);
 #  4. an ad segment with its viewer's ID3 packets added, against nginx
 #     serving the same tagged bytes;
+#     (/health first: the HTTP layer alone, the floor of any route);
 #  5. verification: every event of the $PODS pods verified once
 #     (interlude-beacon-burst --paths), target >= 10000/s; then each must
 #     be recorded once (database count) and a second pass must all be 404;
@@ -154,6 +155,9 @@ compare() { # label, interlude rotation file, nginx rotation file
 }
 
 echo "== wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency, $REGISTERED streams registered"
+curl -sf "$BASE/health" >"$WORK/www/health.json"
+echo "/health" >"$WORK/health.paths"; echo "/health.json" >"$WORK/nginx-health.paths"
+compare "GET /health (HTTP layer alone)" "$WORK/health.paths" "$WORK/nginx-health.paths"
 compare "pod multivariant ($PODS pods)" "$WORK/mv.paths" "$WORK/nginx-mv.paths"
 compare "pod 720p playlist ($PODS pods)" "$WORK/media.paths" "$WORK/nginx-media.paths"
 echo "$SEGMENT" >"$WORK/segment.paths"; echo "/segment.ts" >"$WORK/nginx-segment.paths"
@@ -167,10 +171,10 @@ RECORDED=$(sqlite3 "$DATA/streams.sqlite" "SELECT COUNT(*) FROM events WHERE ver
 echo "events=$EVENTS recorded=$RECORDED $([ "$RECORDED" -eq "$EVENTS" ] && echo OK || echo MISMATCH)"
 echo "-- again (each must now be 404):"
 "$BIN/interlude-beacon-burst" "$SERVER_PORT" --paths "$WORK/verify.paths" "$CONNECTIONS" || true
-QUEUED=$(sqlite3 "$DATA/streams.sqlite" "SELECT COUNT(*) FROM outbox")
+QUEUED=$(sqlite3 "$DATA/streams.sqlite" "SELECT SUM(beacon_count) FROM events WHERE verified_at IS NOT NULL")
 START=$(date +%s.%N)
 for _ in $(seq 600); do
-    LEFT=$(sqlite3 "$DATA/streams.sqlite" "SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL")
+    LEFT=$(sqlite3 "$DATA/streams.sqlite" "SELECT COUNT(*) FROM events WHERE verified_at IS NOT NULL AND done_at IS NULL")
     [ "$LEFT" -eq 0 ] && break
     sleep 0.5
 done

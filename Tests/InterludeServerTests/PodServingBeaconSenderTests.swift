@@ -1,4 +1,5 @@
 import Foundation
+import InterludeTestSupport
 import Testing
 
 @testable import InterludeServer
@@ -37,6 +38,43 @@ import Testing
         #expect(url.contains("&t=2027-01-15T08%3A00%3A00.250Z&ph=00%3A00%3A07.500&asset=-1&x=%5BUNKNOWNMACRO%5D"))
         let cacheBuster = url.split(separator: "&").first?.split(separator: "=").last ?? ""
         #expect(cacheBuster.count == 8 && cacheBuster.allSatisfy(\.isNumber))
+    }
+
+    /// Counts what reaches it.
+    final class RecordingTransport: BeaconTransport {
+        let sent = Locked<[String]>([])
+        func send(url: String, idempotencyKey: String) throws(BeaconTransportError) -> Int {
+            sent.withLock { $0.append(url) }
+            return 204
+        }
+    }
+
+    @Test func beaconsToThisServerAreAnsweredByItsRoutesAndOthersGoOn() throws {
+        let directory = TemporaryDirectory()
+        let store = try BeaconStore(path: directory.url.appendingPathComponent("beacons.sqlite").path)
+        defer {
+            store.close()
+            directory.remove()
+        }
+        var router = Router()
+        router.add("GET", "/track/:session/:ad/:event") { request, parameters in
+            store.record(
+                IncomingBeacon(
+                    session: parameters["session"] ?? "", ad: parameters["ad"] ?? "", event: parameters["event"] ?? "",
+                    receivedAt: Date(), rawQuery: request.rawQuery,
+                    idempotencyKey: request.headers["Idempotency-Key"]))
+            return .noContent
+        }
+        let next = RecordingTransport()
+        let transport = InProcessBeaconTransport(baseURL: "http://127.0.0.1:8080", router: router, next: next)
+        #expect(try transport.send(url: "http://127.0.0.1:8080/track/s/a/start?cb=1", idempotencyKey: "k-0") == 204)
+        #expect(try transport.send(url: "http://127.0.0.1:8080/nowhere", idempotencyKey: "k-1") == 404)
+        #expect(try transport.send(url: "http://127.0.0.1:8081/track/s/a/start", idempotencyKey: "k-2") == 204)
+        #expect(try transport.send(url: "https://tracker.example/p", idempotencyKey: "k-3") == 204)
+        #expect(next.sent.withLock { $0 } == ["http://127.0.0.1:8081/track/s/a/start", "https://tracker.example/p"])
+        let stored = try store.beacons(session: "s")
+        #expect(stored.map(\.idempotencyKey) == ["k-0"])
+        #expect(stored.first?.query == "cb=1")
     }
 
     @Test(arguments: [

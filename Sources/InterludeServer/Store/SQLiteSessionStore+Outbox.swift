@@ -64,7 +64,9 @@ extension SQLiteSessionStore {
                         guard try statement.step() else { return nil }
                         return (Int(statement.int64(0)), statement.int64(1), statement.int64(2))
                     }
-                    guard var (count, finished, delivered) = current else { continue }
+                    guard let (count, finishedBefore, deliveredBefore) = current else { continue }
+                    var finished = finishedBefore
+                    var delivered = deliveredBefore
                     var retryAfter: Double?
                     var lastError: String?
                     for result in outcomes {

@@ -17,7 +17,8 @@ final class BeaconSender: Sendable {
     }
 
     let store: any SessionStore
-    let transport: any BeaconTransport
+    /// Set by ``start(baseURL:transport:)``.
+    private let transport: Locked<any BeaconTransport>
     let policy: BeaconRetryPolicy
     let logger: any ServerLogger
     /// This process's lease owner name.
@@ -31,14 +32,17 @@ final class BeaconSender: Sendable {
 
     init(store: any SessionStore, transport: any BeaconTransport, policy: BeaconRetryPolicy, logger: any ServerLogger) {
         self.store = store
-        self.transport = transport
+        self.transport = Locked(transport)
         self.policy = policy
         self.logger = logger
     }
 
     /// Starts the loop on its own thread (blocking sends never occupy Swift
-    /// concurrency's few threads).
-    func start() {
+    /// concurrency's few threads); beacons to this server go to `baseURL`,
+    /// through `transport` when given.
+    func start(baseURL: String, transport: (any BeaconTransport)? = nil) {
+        self.baseURL.withLock { $0 = baseURL }
+        if let transport { self.transport.withLock { $0 = transport } }
         let starts = state.withLock { state -> Bool in
             guard !state.started, !state.stopping else { return false }
             state.started = true
@@ -178,7 +182,7 @@ final class BeaconSender: Sendable {
             return .abandon(reason: "not an http(s) URL: \(url.prefix(200))")
         }
         do {
-            let status = try transport.send(url: url, idempotencyKey: beacon.idempotencyKey)
+            let status = try transport.withLock { $0 }.send(url: url, idempotencyKey: beacon.idempotencyKey)
             return Self.outcome(status: status, attempts: beacon.attempts + 1, policy: policy)
         } catch {
             return Self.outcome(failure: error.message, attempts: beacon.attempts + 1, policy: policy)
