@@ -18,6 +18,8 @@ let usage = """
                                            ID3 reader vs ffprobe (needs ffmpeg)
            interlude-bench journal [DIR]   beacon journal cost per enqueue with and without disk sync
            interlude-bench vtp             the VTP's live reload: stitch, state load and store (SQLite)
+           interlude-bench pod-store [N] [T]  pod-serving session store: registrations, decisions, verifications
+                                           (N streams, default 2000, on T threads, default 2)
     """
 
 switch arguments.first {
@@ -61,6 +63,9 @@ case "stream":
     exit(await StreamDisplayBenchmark.run(arguments: Array(arguments.dropFirst())))
 case "journal":
     exit(await JournalBenchmark.run(directory: arguments.dropFirst().first))
+case "pod-store":
+    let rest = Array(arguments.dropFirst())
+    exit(PodStoreBenchmark.run(streams: Int(rest.first ?? "") ?? 2000, threads: Int(rest.dropFirst().first ?? "") ?? 2))
 case "vast-memory":
     exit(VASTMemoryBenchmark.run(childFile: arguments.dropFirst().first))
 default:

@@ -136,7 +136,7 @@ public enum ServeCommand {
         signals.beginServing()
         standardError("interlude serve: ready at \(server.baseURL)  (try \(server.baseURL)/vast?pod=3)")
         for line in originLines(server) { standardError("  " + line) }
-        for line in server.podServingGuide { standardError("interlude serve: " + line) }
+        for line in server.podServingGuide { standardError("  " + line) }
         signals.waitForSignal()
         standardError("interlude serve: shutting down (finishing requests in flight)")
         server.shutdown()

@@ -159,7 +159,7 @@ public final class AdServer: Sendable {
             let server = AdServer(
                 http: http, store: store, configuration: configuration, media: library, pods: pods, vtp: vtp)
             routes.fallbackHost.withLock { $0 = String(server.baseURL.dropFirst("http://".count)) }
-            pods.startSending(baseURL: server.baseURL)
+            pods.startSending(baseURL: server.baseURL, router: router, options: configuration.podServing)
             return server
         } catch {
             pods.shutdown()

@@ -107,6 +107,18 @@ import Testing
         #expect(PodEventID.parse(id, streamID: Self.stream.id) == nil)
     }
 
+    @Test func splicedVASTTemplatesAreWhatADirectWriteGives() throws {
+        let decision = decide(pd: 61_000)
+        #expect(decision.ads.count == 4)
+        for ad in decision.ads {
+            let creative = try #require(Catalog.builtIn.creative(id: ad.creativeID))
+            let direct = PodVASTTemplates.write(
+                creative, position: ad.position, session: Self.stream.id, adID: ad.adID, catalog: .builtIn)
+            #expect(ad.vast == direct.vast)
+            #expect(ad.beacons == direct.beacons)
+        }
+    }
+
     @Test func eachAdCarriesItsVASTWithTrackingForTheStream() throws {
         let ad = try #require(decide(pd: 15_000).ads.first)
         let document = try VASTParser().parseVAST(Data(ad.vast.utf8)).document

@@ -149,7 +149,7 @@ final class FlakyBeaconTransport: BeaconTransport {
     var failures: Int { counts.withLock { $0.failures } }
     var ambiguous: Int { counts.withLock { $0.ambiguous } }
 
-    func send(url: URL, idempotencyKey: String) throws(BeaconTransportError) -> Int {
+    func send(url: String, idempotencyKey: String) throws(BeaconTransportError) -> Int {
         let call = counts.withLock { counts -> Int in
             counts.calls += 1
             return counts.calls

@@ -1,4 +1,5 @@
 import Foundation
+import InterludeHLS
 import InterludeTestSupport
 import Testing
 
@@ -64,6 +65,44 @@ import Testing
             id, #"{"encoding_profiles":[{"profile_name":"540p"}],"ad_tag":"x","cuepoints":[10]}"#, port: server.port)
         let repeated = try #require(try Test.json(again)["ad_pods"] as? [[String: Any]])
         #expect(repeated.map { $0["start"] as? Double } == [0, 45.5])
+    }
+
+    @Test func eachPodsManifestReparsesAndLastsWhatTheTimelineSays() throws {
+        let (server, directory) = try Test.start()
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        let id = try Test.register(Test.vodPath, port: server.port)
+        let response = try adPods(
+            id,
+            #"{"encoding_profiles":[{"profile_name":"360p"},{"profile_name":"720p"}],"ad_tag":"x","cuepoints":[0,30]}"#,
+            port: server.port)
+        let pods = try #require(try Test.json(response)["ad_pods"] as? [[String: Any]])
+        for pod in pods {
+            let duration = try #require(pod["duration"] as? Double)
+            let uris = try #require(pod["manifest_uris"] as? [String: String])
+            #expect(Set(uris.keys) == ["360p", "720p"])
+            for uri in uris.values {
+                let playlist = try Loopback.get(TestAdServer.target(of: uri), port: server.port)
+                #expect(playlist.status == 200)
+                let media = try HLSParser().parseMedia(playlist.body)
+                let stated = media.segments.map { Int(($0.duration.value * 1000).rounded()) }.reduce(0, +)
+                #expect(stated == Int((duration * 1000).rounded()))
+                #expect(
+                    media.segments.filter(\.isDiscontinuity).count == (pod["ads"] as? [Any])?.count.advanced(by: -1))
+                // Relative segment URIs name the pod's profile; the media is not made here (503).
+                let first = try #require(media.segments.first?.uri)
+                let segment = try #require(URL(string: first, relativeTo: URL(string: uri)))
+                #expect(
+                    try Loopback.get(TestAdServer.target(of: segment.absoluteString), port: server.port).status == 503)
+            }
+        }
+        let base = "/ondemand/pods/api/v1/network/interlude/streams/\(id)/pods"
+        #expect(try Loopback.get("\(base)/9/profile/360p.m3u8", port: server.port).status == 404)
+        #expect(try Loopback.get("\(base)/x/profile/360p.m3u8", port: server.port).status == 400)
+        #expect(try Loopback.get("\(base)/0/profile/4k.m3u8", port: server.port).status == 404)
+        #expect(try Loopback.get("\(base)/0/profile/360p/99.ts", port: server.port).status == 404)
     }
 
     @Test func withoutCuepointsTheCatalogsAdRulesPlaceThePods() throws {

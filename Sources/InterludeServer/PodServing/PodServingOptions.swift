@@ -6,7 +6,8 @@ import Foundation
 public struct PodServingOptions: Sendable {
     /// Where sessions live; nil: ``SQLiteSessionStore`` at `<data-dir>/streams.sqlite`.
     public var store: (any SessionStore)?
-    /// How server-side beacons are sent; nil: ``HTTPBeaconTransport``.
+    /// How server-side beacons are sent; nil: those to this server are
+    /// answered by its own routes in-process, others go by ``HTTPBeaconTransport``.
     public var beaconTransport: (any BeaconTransport)?
     /// Retries and leases of the beacon sender.
     public var beaconRetry: BeaconRetryPolicy

@@ -3,7 +3,7 @@ import Foundation
 extension PodServingService {
     /// Opens the session store (`<data-dir>/streams.sqlite` unless the
     /// options bring one) and makes the service and its beacon sender
-    /// (started by ``startSending(baseURL:)`` once the port is bound).
+    /// (started by ``startSending(baseURL:router:options:)`` once the port is bound).
     static func open(_ configuration: AdServer.Configuration, library: MediaLibrary) throws(AdServerError)
         -> PodServingService
     {
@@ -31,10 +31,14 @@ extension PodServingService {
             now: { configuration.clock.now }, sender: sender)
     }
 
-    /// Starts server-side beaconing; beacons to this server go to `baseURL`.
-    func startSending(baseURL: String) {
+    /// Starts server-side beaconing; beacons to this server go to `baseURL`
+    /// and, unless the options bring their own transport, are answered by
+    /// `router` in-process.
+    func startSending(baseURL: String, router: Router, options: PodServingOptions) {
         guard let sender else { return }
-        sender.baseURL.withLock { $0 = baseURL }
-        sender.start()
+        let transport: (any BeaconTransport)? =
+            options.beaconTransport == nil
+            ? InProcessBeaconTransport(baseURL: baseURL, router: router, next: HTTPBeaconTransport()) : nil
+        sender.start(baseURL: baseURL, transport: transport)
     }
 }

@@ -74,10 +74,11 @@ extension SQLiteSessionStore {
 
     public func completeDecision(_ decision: PodBreakDecision, at now: Date) throws(StoreError) -> PodBreakDecision {
         let body = try Self.encode(decision)
-        var eventRows: [(event: PodAdEvent, beacons: String)] = []
+        var eventRows: [(event: PodAdEvent, beacons: String, count: Int)] = []
         for ad in decision.ads {
             for event in ad.events {
-                eventRows.append((event, try Self.encode(ad.beacons[event.type.rawValue] ?? [])))
+                let urls = ad.beacons[event.type.rawValue] ?? []
+                eventRows.append((event, Self.urlList(urls), min(urls.count, Self.maxBeaconsPerEvent)))
             }
         }
         let stored = try pool.with { pooled throws(StoreError) -> String? in
@@ -106,12 +107,16 @@ extension SQLiteSessionStore {
                 }
                 for row in eventRows {
                     try pooled.run(
-                        "INSERT OR IGNORE INTO events (id, stream_id, ad_offset, beacons) VALUES (?, ?, ?, ?)"
+                        """
+                        INSERT OR IGNORE INTO events (id, stream_id, ad_offset, beacons, beacon_count)
+                        VALUES (?, ?, ?, ?, ?)
+                        """
                     ) { statement throws(StoreError) in
                         statement.bind(1, row.event.id)
                         statement.bind(2, decision.streamID)
                         statement.bind(3, Int64(row.event.offset))
                         statement.bind(4, row.beacons)
+                        statement.bind(5, Int64(row.count))
                         _ = try statement.step()
                     }
                 }

@@ -38,15 +38,13 @@ public protocol SessionStore: Sendable {
     func verify(eventID: String, streamID: String, breakDigest: String, at now: Date) throws(StoreError)
         -> PodVerificationOutcome
 
-    /// Leases up to `limit` unsent beacons that are due to `owner`.
+    /// Leases the due events with beacons left to send, up to `limit`
+    /// events, to `owner`, and returns their unfinished beacons.
     func claimDueBeacons(owner: String, at now: Date, leaseFor: TimeInterval, limit: Int) throws(StoreError)
         -> [PodOutboxBeacon]
-    /// Records beacons as delivered.
-    func markBeaconsSent(_ ids: [Int64], at now: Date) throws(StoreError)
-    /// Records a failed attempt and when to try again.
-    func rescheduleBeacon(id: Int64, attempts: Int, nextAttemptAt: Date, error: String) throws(StoreError)
-    /// Gives up on a beacon after its last failed attempt.
-    func abandonBeacon(id: Int64, attempts: Int, error: String, at now: Date) throws(StoreError)
+    /// Records what the attempts came to (delivered, to retry after a
+    /// delay, abandoned) and gives back their events' leases.
+    func recordBeaconResults(_ results: [PodBeaconResult], at now: Date) throws(StoreError)
     /// Gives up `owner`'s leases (at shutdown), so another sender takes them at once.
     func releaseBeacons(owner: String) throws(StoreError)
     /// When the next unsent beacon is due; nil when none is waiting.
@@ -96,38 +94,62 @@ public enum PodVerificationOutcome: Sendable, Hashable {
     case unknown
 }
 
-/// One server-side beacon waiting in (or leased from) the outbox.
+/// One server-side beacon of a verified event, leased to a sender.
 public struct PodOutboxBeacon: Sendable, Hashable {
-    /// Row ID.
-    public var id: Int64
     /// The stream (the collector session).
     public var streamID: String
     /// The verified event that queued it.
     public var eventID: String
+    /// Its place among the event's tracking URLs.
+    public var index: Int
     /// The tracking URL template (``DocumentTemplate/baseURLSentinel`` for
     /// this server, VAST macros unfilled).
     public var url: String
-    /// Sent as `Idempotency-Key`, so a retry after a lost answer is stored once.
+    /// Sent as `Idempotency-Key` (`{event_id}-{index}`), so a retry after a
+    /// lost answer is stored once.
     public var idempotencyKey: String
     /// When the event was verified (`[TIMESTAMP]`).
     public var eventTime: Date
     /// Milliseconds into the ad (`[ADPLAYHEAD]`).
     public var adPlayhead: Int
-    /// Attempts made before this one.
+    /// Failed rounds of its event before this one.
     public var attempts: Int
 
     public init(
-        id: Int64, streamID: String, eventID: String, url: String, idempotencyKey: String, eventTime: Date,
+        streamID: String, eventID: String, index: Int, url: String, idempotencyKey: String, eventTime: Date,
         adPlayhead: Int, attempts: Int
     ) {
-        self.id = id
         self.streamID = streamID
         self.eventID = eventID
+        self.index = index
         self.url = url
         self.idempotencyKey = idempotencyKey
         self.eventTime = eventTime
         self.adPlayhead = adPlayhead
         self.attempts = attempts
+    }
+}
+
+/// What one attempt at a beacon came to.
+public enum PodBeaconOutcome: Sendable, Hashable {
+    /// Answered 2xx or 3xx.
+    case delivered
+    /// Failed in a way that may pass: try again after this many seconds.
+    case retry(after: Double, reason: String)
+    /// Will never succeed (or the last attempt failed): give up.
+    case abandon(reason: String)
+}
+
+/// An attempt's outcome for one beacon of an event.
+public struct PodBeaconResult: Sendable, Hashable {
+    public var eventID: String
+    public var index: Int
+    public var outcome: PodBeaconOutcome
+
+    public init(eventID: String, index: Int, outcome: PodBeaconOutcome) {
+        self.eventID = eventID
+        self.index = index
+        self.outcome = outcome
     }
 }
 
@@ -141,7 +163,7 @@ public struct PodStreamActivity: Sendable, Hashable {
     public var beaconsPending: [String: Int]
     /// Event ID → beacons given up on after the last retry.
     public var beaconsAbandoned: [String: Int]
-    /// Failed attempts over all of the stream's beacons.
+    /// Rounds in which one of the stream's beacons failed.
     public var failedAttempts: Int
 
     public init(

@@ -27,14 +27,32 @@ struct SHA256: Sendable {
     static func hash(_ text: String) -> [UInt8] { hash(text.utf8) }
 
     mutating func update(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes {
-            buffer.append(byte)
-            length &+= 1
-            if buffer.count == Self.blockLength {
-                compress(buffer)
-                buffer.removeAll(keepingCapacity: true)
-            }
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { update(contiguous: $0) }
+        guard handled == nil else { return }
+        update(contiguous: Array(bytes))
+    }
+
+    private mutating func update(contiguous bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { update(contiguous: $0) }
+    }
+
+    private mutating func update(contiguous bytes: UnsafeBufferPointer<UInt8>) {
+        length &+= UInt64(bytes.count)
+        var index = 0
+        // Fill a partial block first, then whole blocks straight from the input.
+        if !buffer.isEmpty {
+            let take = min(Self.blockLength - buffer.count, bytes.count)
+            buffer.append(contentsOf: bytes[0..<take])
+            index = take
+            guard buffer.count == Self.blockLength else { return }
+            compress(buffer)
+            buffer.removeAll(keepingCapacity: true)
         }
+        while bytes.count - index >= Self.blockLength {
+            compress(Array(bytes[index..<index + Self.blockLength]))
+            index += Self.blockLength
+        }
+        buffer.append(contentsOf: bytes[index...])
     }
 
     /// Pads, processes the last block(s) and returns the 32-byte digest.

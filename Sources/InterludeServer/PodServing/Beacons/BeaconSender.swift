@@ -7,12 +7,7 @@ import InterludeVAST
 /// survive a restart; leases keep two processes from sending one beacon at
 /// once, and the `Idempotency-Key` makes a resend after a lost answer count once.
 final class BeaconSender: Sendable {
-    /// What one attempt came to.
-    enum Outcome: Sendable, Hashable {
-        case delivered
-        case retry(after: Double, reason: String)
-        case abandon(reason: String)
-    }
+    typealias Outcome = PodBeaconOutcome
 
     private struct State {
         var started = false
@@ -22,7 +17,8 @@ final class BeaconSender: Sendable {
     }
 
     let store: any SessionStore
-    let transport: any BeaconTransport
+    /// Set by ``start(baseURL:transport:)``.
+    private let transport: Locked<any BeaconTransport>
     let policy: BeaconRetryPolicy
     let logger: any ServerLogger
     /// This process's lease owner name.
@@ -36,14 +32,17 @@ final class BeaconSender: Sendable {
 
     init(store: any SessionStore, transport: any BeaconTransport, policy: BeaconRetryPolicy, logger: any ServerLogger) {
         self.store = store
-        self.transport = transport
+        self.transport = Locked(transport)
         self.policy = policy
         self.logger = logger
     }
 
     /// Starts the loop on its own thread (blocking sends never occupy Swift
-    /// concurrency's few threads).
-    func start() {
+    /// concurrency's few threads); beacons to this server go to `baseURL`,
+    /// through `transport` when given.
+    func start(baseURL: String, transport: (any BeaconTransport)? = nil) {
+        self.baseURL.withLock { $0 = baseURL }
+        if let transport { self.transport.withLock { $0 = transport } }
         let starts = state.withLock { state -> Bool in
             guard !state.started, !state.stopping else { return false }
             state.started = true
@@ -86,7 +85,11 @@ final class BeaconSender: Sendable {
         condition.unlock()
     }
 
+    /// Streams expired this long ago, with nothing left to send, are deleted.
+    static let purgeAfter: TimeInterval = 24 * 3600
+
     private func run() {
+        var lastPurge = Date.distantPast
         defer {
             condition.lock()
             state.withLock { $0.running = false }
@@ -94,6 +97,15 @@ final class BeaconSender: Sendable {
             condition.unlock()
         }
         while !isStopping {
+            if Date().timeIntervalSince(lastPurge) > 60 {
+                lastPurge = Date()
+                do {
+                    let purged = try store.purge(expiredBefore: Date().addingTimeInterval(-Self.purgeAfter))
+                    if purged > 0 { logger.message(.info, "sessions: \(purged) long-expired streams purged") }
+                } catch {
+                    logger.message(.warning, "session purge: \(error.message)")
+                }
+            }
             let batch: [PodOutboxBeacon]
             do {
                 batch = try store.claimDueBeacons(
@@ -148,26 +160,16 @@ final class BeaconSender: Sendable {
             }
         }
         group.wait()
-        var delivered: [Int64] = []
         for (beacon, outcome) in outcomes.withLock({ $0 }) {
-            do {
-                switch outcome {
-                case .delivered:
-                    delivered.append(beacon.id)
-                case .retry(let delay, let reason):
-                    try store.rescheduleBeacon(
-                        id: beacon.id, attempts: beacon.attempts + 1, nextAttemptAt: Date().addingTimeInterval(delay),
-                        error: reason)
-                case .abandon(let reason):
-                    logger.message(.warning, "beacon \(beacon.idempotencyKey) abandoned: \(reason)")
-                    try store.abandonBeacon(id: beacon.id, attempts: beacon.attempts + 1, error: reason, at: Date())
-                }
-            } catch {
-                logger.message(.warning, "beacon outbox: \(error.message)")
+            if case .abandon(let reason) = outcome {
+                logger.message(.warning, "beacon \(beacon.idempotencyKey) abandoned: \(reason)")
             }
         }
         do {
-            try store.markBeaconsSent(delivered, at: Date())
+            try store.recordBeaconResults(
+                outcomes.withLock { $0 }.map {
+                    PodBeaconResult(eventID: $0.0.eventID, index: $0.0.index, outcome: $0.1)
+                }, at: Date())
         } catch {
             // Leases run out and the beacons go again; the collector keeps one of each.
             logger.message(.warning, "beacon outbox: \(error.message)")
@@ -175,12 +177,12 @@ final class BeaconSender: Sendable {
     }
 
     private func attempt(_ beacon: PodOutboxBeacon, baseURL: String) -> Outcome {
-        let text = Self.render(beacon, baseURL: baseURL)
-        guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
-            return .abandon(reason: "not an http(s) URL: \(text.prefix(200))")
+        let url = Self.render(beacon, baseURL: baseURL)
+        guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+            return .abandon(reason: "not an http(s) URL: \(url.prefix(200))")
         }
         do {
-            let status = try transport.send(url: url, idempotencyKey: beacon.idempotencyKey)
+            let status = try transport.withLock { $0 }.send(url: url, idempotencyKey: beacon.idempotencyKey)
             return Self.outcome(status: status, attempts: beacon.attempts + 1, policy: policy)
         } catch {
             return Self.outcome(failure: error.message, attempts: beacon.attempts + 1, policy: policy)
@@ -189,19 +191,28 @@ final class BeaconSender: Sendable {
 
     /// The URL to send: this server's base URL in place of the sentinel, the
     /// macros a server can know filled (`[TIMESTAMP]` is when the event was
-    /// verified, `[ADPLAYHEAD]` where in the ad it sits).
+    /// verified, `[ADPLAYHEAD]` where in the ad it sits), and brackets of
+    /// macros nobody can fill percent-encoded, as a URL needs. Byte-level:
+    /// Foundation's string search dominated the sender's time.
     static func render(_ beacon: PodOutboxBeacon, baseURL: String) -> String {
-        let url = beacon.url.replacingOccurrences(of: DocumentTemplate.baseURLSentinel, with: baseURL)
-        let filler = VASTMacroFiller(now: { beacon.eventTime }, timeZone: TimeZone(identifier: "UTC") ?? .current)
-        let filled = filler.fill(
-            url,
+        let based = beacon.url.replacingSentinel(DocumentTemplate.baseURLSentinel, with: baseURL)
+        let filled = VASTMacroFiller(now: { beacon.eventTime }).fill(
+            based,
             with: [
+                .timestamp: .value(PodTimeFormat.iso8601(beacon.eventTime)),
                 .adPlayhead: .value(VASTTime(milliseconds: beacon.adPlayhead).formatted), .serverSide: .value("1"),
                 .assetURI: .unknown,
             ])
-        // Macros no server can fill stay as VAST says, but encoded: a raw `[`
-        // makes Foundation re-encode the whole URL, `%` included.
-        return filled.replacingOccurrences(of: "[", with: "%5B").replacingOccurrences(of: "]", with: "%5D")
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(filled.utf8.count + 8)
+        for byte in filled.utf8 {
+            switch byte {
+            case UInt8(ascii: "["): encoded += Array("%5B".utf8)
+            case UInt8(ascii: "]"): encoded += Array("%5D".utf8)
+            default: encoded.append(byte)
+            }
+        }
+        return String(decoding: encoded, as: UTF8.self)
     }
 
     /// 2xx and 3xx deliver; 408, 429 and 5xx are tried again; other 4xx

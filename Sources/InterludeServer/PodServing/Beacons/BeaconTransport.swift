@@ -18,7 +18,7 @@ public struct BeaconTransportError: Error, Sendable, Hashable, CustomStringConve
 public protocol BeaconTransport: Sendable {
     /// GETs `url` with an `Idempotency-Key` header and returns the status;
     /// throws when no answer came (the beacon may or may not have arrived).
-    func send(url: URL, idempotencyKey: String) throws(BeaconTransportError) -> Int
+    func send(url: String, idempotencyKey: String) throws(BeaconTransportError) -> Int
 }
 
 /// ``BeaconTransport`` on `URLSession`: no cache, no cookies, 5 s to answer
@@ -39,7 +39,8 @@ public final class URLSessionBeaconTransport: BeaconTransport {
 
     deinit { session.invalidateAndCancel() }
 
-    public func send(url: URL, idempotencyKey: String) throws(BeaconTransportError) -> Int {
+    public func send(url text: String, idempotencyKey: String) throws(BeaconTransportError) -> Int {
+        guard let url = URL(string: text) else { throw BeaconTransportError("not a URL: \(text.prefix(200))") }
         var request = URLRequest(url: url)
         request.httpMethod = "GET"
         request.setValue(idempotencyKey, forHTTPHeaderField: "Idempotency-Key")

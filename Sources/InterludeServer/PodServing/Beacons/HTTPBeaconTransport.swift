@@ -39,26 +39,53 @@ public final class HTTPBeaconTransport: BeaconTransport {
         for sockets in idle.withLock({ $0.values }) { for socket in sockets { close(socket) } }
     }
 
-    public func send(url: URL, idempotencyKey: String) throws(BeaconTransportError) -> Int {
-        guard url.scheme == "http" else { return try secure.send(url: url, idempotencyKey: idempotencyKey) }
-        guard let host = url.host, !host.isEmpty,
-            let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        else { throw BeaconTransportError("no host in \(url.absoluteString.prefix(200))") }
-        let port = url.port ?? 80
-        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-        let target = path + (components.percentEncodedQuery.map { "?\($0)" } ?? "")
-        let hostHeader = (host.contains(":") ? "[\(host)]" : host) + (url.port.map { ":\($0)" } ?? "")
+    public func send(url: String, idempotencyKey: String) throws(BeaconTransportError) -> Int {
+        guard url.hasPrefix("http://") else { return try secure.send(url: url, idempotencyKey: idempotencyKey) }
+        guard let parts = Self.split(url) else { throw BeaconTransportError("no host in \(url.prefix(200))") }
         let request = Array(
-            ("GET \(target) HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: Interlude-SSB/1\r\n"
+            ("GET \(parts.target) HTTP/1.1\r\nHost: \(parts.authority)\r\nUser-Agent: Interlude-SSB/1\r\n"
                 + "Idempotency-Key: \(idempotencyKey)\r\nAccept: */*\r\n\r\n").utf8)
-        let key = "\(host):\(port)"
+        let key = "\(parts.host):\(parts.port)"
         // A kept-alive socket the server has since closed fails before any
         // answer: try once more on a new one (the idempotency key makes a repeat harmless).
         if let reused = idle.withLock({ $0[key]?.popLast() }) {
             if let status = try? exchange(request, on: reused, key: key) { return status }
         }
-        let fresh = try connect(host: host, port: port)
+        let fresh = try connect(host: parts.host, port: parts.port)
         return try exchange(request, on: fresh, key: key)
+    }
+
+    /// `http://host[:port]/path?query` into its parts (the target as sent:
+    /// already percent-encoded); nil without a host or with a bad port.
+    static func split(_ url: String) -> (host: String, port: Int, authority: String, target: String)? {
+        let rest = url.utf8.dropFirst("http://".count)
+        let slash = rest.firstIndex(of: UInt8(ascii: "/"))
+        let query = rest.firstIndex(of: UInt8(ascii: "?"))
+        let end = [slash, query].compactMap { $0 }.min() ?? rest.endIndex
+        let authority = String(decoding: rest[..<end], as: UTF8.self)
+        var target = String(decoding: rest[end...], as: UTF8.self)
+        if !target.hasPrefix("/") { target = "/" + target }
+        if let fragment = target.firstIndex(of: "#") { target = String(target[..<fragment]) }
+        var host = authority
+        var port = 80
+        if authority.hasPrefix("[") {
+            // An IPv6 literal, possibly with a port after the bracket.
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            host = String(authority[authority.index(after: authority.startIndex)..<close])
+            let after = authority[authority.index(after: close)...]
+            if after.hasPrefix(":") {
+                guard let number = Int(after.dropFirst()), (1...65_535).contains(number) else { return nil }
+                port = number
+            }
+        } else if let colon = authority.lastIndex(of: ":") {
+            host = String(authority[..<colon])
+            guard let number = Int(authority[authority.index(after: colon)...]), (1...65_535).contains(number) else {
+                return nil
+            }
+            port = number
+        }
+        guard !host.isEmpty, !host.contains("@") else { return nil }
+        return (host, port, authority, target)
     }
 
     /// Sends the request, reads the answer, and keeps the socket when the

@@ -11,6 +11,8 @@ public struct PodDecisioner: Sendable {
     /// Milliseconds each creative plays for in a pod (the conditioned media's
     /// duration); nil leaves the creative out of pods.
     public var adDuration: @Sendable (CatalogCreative) -> Int?
+    /// Each creative's VAST, written once and spliced per ad.
+    let templates = PodVASTTemplates()
 
     public init(catalog: Catalog, adDuration: @escaping @Sendable (CatalogCreative) -> Int? = Self.catalogDuration) {
         self.catalog = catalog
@@ -116,10 +118,7 @@ public struct PodDecisioner: Sendable {
         digest: String
     ) -> PodAd {
         let adID = "\(breakID)_ad\(position)"
-        let links = ServerLinks(baseURL: DocumentTemplate.baseURLSentinel, session: stream.id)
-        let vastAd = AdDecisioner(catalog: catalog).inlineAd(
-            creative, adID: adID, sequence: position, options: AdRequestOptions(), links: links)
-        let vast = VASTWriter().write(VASTDocument(version: "4.2", ads: [vastAd]))
+        let written = templates.ad(creative, position: position, streamID: stream.id, adID: adID, catalog: catalog)
         let events = PodEventType.allCases.map { type in
             PodAdEvent(
                 type: type,
@@ -129,7 +128,7 @@ public struct PodDecisioner: Sendable {
         return PodAd(
             position: position, adID: adID, creativeID: creative.id, title: creative.title,
             advertiser: creative.advertiser, clickThrough: creative.clickThrough, duration: duration, offset: offset,
-            events: events, vast: vast, beacons: Self.beacons(of: vastAd))
+            events: events, vast: written.vast, beacons: written.beacons)
     }
 
     /// The URLs server-side beaconing fires per event, as IMA does for a
