@@ -23,6 +23,20 @@ public protocol VideoDisplay: AnyObject {
     /// Stops and unloads.
     func reset()
     func seek(to time: TimeInterval)
+    /// Loads a stream with its ads stitched in (and optional subtitles),
+    /// without playing. IMA's `loadStream:withSubtitles:`. The default loads
+    /// it as media with ``load(_:subtitles:)``.
+    func loadStream(_ url: URL, subtitles: [[String: String]]?)
+    /// Moves the stream's playhead to `time` seconds of stream time (ads
+    /// included). IMA's `seekStreamToTime:`. The default is ``seek(to:)``.
+    func seekStream(to time: TimeInterval)
+}
+
+extension VideoDisplay {
+    // Stream playback came after ads playback: a display written before it
+    // keeps compiling and plays streams through its media calls.
+    public func loadStream(_ url: URL, subtitles: [[String: String]]?) { load(url, subtitles: subtitles) }
+    public func seekStream(to time: TimeInterval) { seek(to: time) }
 }
 
 /// Playback events of a ``VideoDisplay``. IMA's `IMAVideoDisplayDelegate`.
@@ -39,6 +53,16 @@ public protocol VideoDisplayDelegate: AnyObject {
         _ display: any VideoDisplay, didProgressToMediaTime mediaTime: TimeInterval, totalTime: TimeInterval)
     /// Timed metadata from the stream (ID3 or DATERANGE attributes).
     func videoDisplay(_ display: any VideoDisplay, didReceiveTimedMetadata metadata: [String: String])
+    /// Timed metadata with the stream time it belongs to, in seconds: ID3
+    /// frames by frame ID without AVFoundation's `id3/` (`["TXXX":
+    /// "google_…"]`), or DATERANGE client attributes. A display may deliver
+    /// it before the playhead gets there; the stream manager fires it on
+    /// time. IMA's `videoDisplay:didReceiveTimedMetadata:` with the time the
+    /// IMA SDK reads from the player. The default forwards to
+    /// ``videoDisplay(_:didReceiveTimedMetadata:)``.
+    func videoDisplay(
+        _ display: any VideoDisplay, didReceiveTimedMetadata metadata: [String: String],
+        presentationTime: TimeInterval)
     /// Playback stopped to wait for media. IMA's `videoDisplayDidStartBuffering:`.
     func videoDisplayDidStartBuffering(_ display: any VideoDisplay)
     /// Media is buffered up to `mediaTime` seconds. IMA's `videoDisplay:didBufferToMediaTime:`.
@@ -53,6 +77,12 @@ extension VideoDisplayDelegate {
     public func videoDisplayDidStartBuffering(_ display: any VideoDisplay) {}
     public func videoDisplay(_ display: any VideoDisplay, didBufferToMediaTime mediaTime: TimeInterval) {}
     public func videoDisplayIsPlaybackReady(_ display: any VideoDisplay) {}
+    public func videoDisplay(
+        _ display: any VideoDisplay, didReceiveTimedMetadata metadata: [String: String],
+        presentationTime: TimeInterval
+    ) {
+        videoDisplay(display, didReceiveTimedMetadata: metadata)
+    }
 }
 
 /// The content player's position, read to schedule VMAP breaks. IMA's `IMAContentPlayhead`.

@@ -1,0 +1,182 @@
+import Foundation
+
+/// What a live timeline knows: the break and ad its events are in.
+struct LiveState: Sendable {
+    var breakID: String?
+    var breakStart: TimeInterval = 0
+    var breakDuration: TimeInterval?
+    var adCount: Int?
+    var podIndex = -2
+    /// `adBreakStarted` was sent for the open break.
+    var announced = false
+    var currentAd: StreamTimeline.AdSlot?
+    /// Events fired for each ad of the open break.
+    var firedByAd: [String: UInt8] = [:]
+    var lastEventTime: TimeInterval = 0
+    /// Counts ads made current, so the UI of a new ad is always published.
+    var generation = 0
+    /// Breaks announced lately (a live stream replays none, but a late
+    /// event of a break must not announce it twice). Bounded.
+    var announcedBreaks: [String] = []
+    /// Ads the metadata names in tags but does not describe, reported once each. Bounded.
+    var undescribedAds: [String] = []
+}
+
+extension StreamTimeline {
+    /// Seconds past a live break's (or ad's) expected end, with no event,
+    /// before it counts as over: a missed `complete` never leaves the UI on.
+    static let liveGrace: TimeInterval = 2
+    static let rememberedBreaks = 64
+
+    /// A timed-metadata event came due at `time`. `tag` is what the
+    /// metadata says the ID is (nil when it says nothing even after a
+    /// fresh fetch: logged, and verified all the same, as Google's client does).
+    mutating func liveEvent(
+        _ eventID: String, tag: PodMetadata.Tag?, metadata: PodMetadata, at time: TimeInterval,
+        into effects: inout [Effect]
+    ) {
+        guard let tag else {
+            effects.append(.log("timed metadata \(eventID) is not in the stream's metadata; verified as it is"))
+            effects.append(.verify(eventID))
+            return
+        }
+        if tag.kind != .progress { effects.append(.verify(eventID)) }
+        if live.breakID != tag.breakID {
+            if live.breakID != nil { closeLiveBreak(reason: "break \(tag.breakID) began", into: &effects) }
+            openLiveBreak(tag.breakID, metadata: metadata, at: time, into: &effects)
+        }
+        live.lastEventTime = time
+        if live.currentAd?.key != tag.adID {
+            makeCurrent(tag, metadata: metadata, at: time, into: &effects)
+        }
+        guard var slot = live.currentAd else { return }
+        let bits: [(PodMetadata.EventKind, UInt8)] = [
+            (.start, AdMilestone.started), (.firstQuartile, AdMilestone.firstQuartile),
+            (.midpoint, AdMilestone.midpoint), (.thirdQuartile, AdMilestone.thirdQuartile),
+            (.complete, AdMilestone.complete),
+        ]
+        if let bit = bits.first(where: { $0.0 == tag.kind })?.1, slot.fired & bit == 0 {
+            slot.fired |= bit
+            live.firedByAd[slot.key] = slot.fired
+            if !slot.isSlate, let type = tag.kind.adEventType {
+                effects.append(.emit(AdEvent(type: type, ad: slot.ad, adData: ["breakId": tag.breakID])))
+            }
+        }
+        live.currentAd = slot
+        guard tag.kind == .complete else { return publishLive(at: time, into: &effects) }
+        live.currentAd = nil
+        hideUI(into: &effects)
+        let position = slot.ad.adPodInfo.adPosition
+        if let count = live.adCount, position >= count, !slot.isSlate {
+            closeLiveBreak(reason: nil, into: &effects)
+        }
+    }
+
+    /// Live playhead: progress and UI for the current ad, and the end of a
+    /// break whose last `complete` never came.
+    mutating func livePlayheadMoved(to time: TimeInterval, at now: TimeInterval, into effects: inout [Effect]) {
+        if let previous = playhead, time < previous {
+            // A step back past the break's start (a DVR seek) leaves the break; jitter does nothing.
+            guard previous - time > Self.backwardJitter else { return }
+            if live.breakID != nil, time < live.breakStart - Self.backwardJitter {
+                closeLiveBreak(reason: "the playhead moved back before the break", into: &effects)
+            }
+        }
+        playhead = time
+        lastClock = now
+        guard live.breakID != nil else { return }
+        if let ad = live.currentAd, ad.duration > 0, time > ad.end + Self.liveGrace {
+            effects.append(.log("ad \(ad.key) ended without a complete event"))
+            live.currentAd = nil
+            hideUI(into: &effects)
+        }
+        let expectedEnd = live.breakDuration.map { live.breakStart + $0 } ?? live.lastEventTime
+        if live.currentAd == nil, time > expectedEnd + Self.liveGrace {
+            closeLiveBreak(reason: nil, into: &effects)
+            return
+        }
+        publishLive(at: time, into: &effects)
+    }
+
+    private mutating func publishLive(at time: TimeInterval, into effects: inout [Effect]) {
+        guard let slot = live.currentAd, !slot.isSlate, slot.duration > 0, time >= slot.start - 0.5 else {
+            return hideUI(into: &effects)
+        }
+        publishProgress(
+            of: slot, at: time, breakDuration: live.breakDuration ?? slot.duration, key: live.generation,
+            into: &effects)
+    }
+
+    private mutating func openLiveBreak(
+        _ id: String, metadata: PodMetadata, at time: TimeInterval, into effects: inout [Effect]
+    ) {
+        let info = metadata.breaks[id]
+        live.breakID = id
+        live.breakStart = time
+        live.breakDuration = info?.duration ?? info?.expectedDuration
+        live.adCount = info?.adCount
+        live.podIndex = info?.type == "pre" ? 0 : Self.number(in: id) ?? -2
+        live.firedByAd.removeAll(keepingCapacity: true)
+        let data = ["breakId": id]
+        effects.append(.emit(AdEvent(type: .adPeriodStarted, adData: data)))
+        live.announced = !live.announcedBreaks.contains(id)
+        guard live.announced else { return }
+        live.announcedBreaks.append(id)
+        if live.announcedBreaks.count > Self.rememberedBreaks { live.announcedBreaks.removeFirst() }
+        effects.append(.emit(AdEvent(type: .adBreakStarted, adData: data)))
+    }
+
+    /// Ends the open live break (`adBreakEnded` if announced, then `adPeriodEnded`).
+    mutating func closeLiveBreak(reason: String?, into effects: inout [Effect]) {
+        guard let id = live.breakID else { return }
+        if let ad = live.currentAd, ad.fired & AdMilestone.complete == 0, !ad.isSlate {
+            effects.append(.log("ad \(ad.key) ended without a complete event" + (reason.map { " (\($0))" } ?? "")))
+        }
+        live.currentAd = nil
+        hideUI(into: &effects)
+        let data = ["breakId": id]
+        if live.announced { effects.append(.emit(AdEvent(type: .adBreakEnded, adData: data))) }
+        effects.append(.emit(AdEvent(type: .adPeriodEnded, adData: data)))
+        live.breakID = nil
+        live.announced = false
+        live.firedByAd.removeAll(keepingCapacity: true)
+    }
+
+    /// The ad `tag` names becomes the playing one; its start is placed
+    /// back from `time` by how far into the ad the event is (a viewer
+    /// joining mid-ad sees the right countdown).
+    private mutating func makeCurrent(
+        _ tag: PodMetadata.Tag, metadata: PodMetadata, at time: TimeInterval, into effects: inout [Effect]
+    ) {
+        if let previous = live.currentAd, previous.fired & AdMilestone.complete == 0, !previous.isSlate {
+            effects.append(.log("ad \(previous.key) ended without a complete event"))
+        }
+        let info = metadata.ads[tag.adID]
+        if info == nil, !live.undescribedAds.contains(tag.adID) {
+            live.undescribedAds.append(tag.adID)
+            if live.undescribedAds.count > Self.rememberedBreaks { live.undescribedAds.removeFirst() }
+            effects.append(.log("the metadata names ad \(tag.adID) in its tags but does not describe it"))
+        }
+        let duration = info?.duration ?? 0
+        let offsets: [PodMetadata.EventKind: Double] = [
+            .firstQuartile: 0.25, .midpoint: 0.5, .thirdQuartile: 0.75, .complete: 1,
+        ]
+        let start = time - duration * (offsets[tag.kind] ?? 0)
+        let total = live.adCount ?? 1
+        let podInfo = AdPodInfo(
+            adPosition: info?.position ?? 1, totalAds: max(total, info?.position ?? 1), podIndex: live.podIndex,
+            timeOffset: live.breakStart, maxDuration: live.breakDuration ?? -1)
+        live.generation += 1
+        live.currentAd = AdSlot(
+            key: tag.adID, ad: Ad(streamAd: info, id: tag.adID, duration: duration, podInfo: podInfo), start: start,
+            duration: duration, isSlate: info?.isSlate ?? false, clickThrough: info?.clickThroughURL,
+            fired: live.firedByAd[tag.adID] ?? 0)
+    }
+
+    /// The number a break ID ends in (`3`, `break-3`), for a live pod index.
+    static func number(in id: String) -> Int? {
+        let digits = id.reversed().prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, digits.count <= 9 else { return nil }
+        return Int(String(digits.reversed()))
+    }
+}

@@ -1,0 +1,289 @@
+import Foundation
+
+extension StreamTimeline {
+    /// Largest step between two reports still read as playback, beyond
+    /// twice the clock time between them (ticks come every 0.2–0.25 s; one
+    /// may be late; a player may play at 2×).
+    static let playbackSlack: TimeInterval = 1.0
+    /// A report this far behind the last one is a seek back; less is a
+    /// display's jitter, and the playhead stays where it was.
+    static let backwardJitter: TimeInterval = 0.5
+    /// How near a report must be to a seek the timeline asked for to count as its landing.
+    static let landingTolerance: TimeInterval = 1.5
+    /// Reports waited for a requested seek to land before taking the display at its word.
+    static let landingPatience = 8
+
+    /// The display reports the playhead at `time` stream seconds, with the
+    /// clock at `now`: playback from the last report, or a seek.
+    mutating func playheadMoved(to time: TimeInterval, at now: TimeInterval, into effects: inout [Effect]) {
+        guard time.isFinite, time >= 0 else {
+            if !reportedBadPlayhead {
+                reportedBadPlayhead = true
+                effects.append(.log("playhead \(time) ignored: not a stream time"))
+            }
+            return
+        }
+        if kind == .live { return livePlayheadMoved(to: time, at: now, into: &effects) }
+        guard let previous = playhead else {
+            // The first report is where playback starts (a bookmark, say): not a seek.
+            playhead = time
+            lastClock = now
+            jump(to: time, into: &effects)
+            return
+        }
+        let elapsed = max(0, now - (lastClock ?? now))
+        lastClock = now
+        if let landing = expectedLanding {
+            if abs(time - landing.time) <= Self.landingTolerance {
+                expectedLanding = nil
+                playhead = time
+                jump(to: time, into: &effects)
+                return
+            }
+            if landing.reports < Self.landingPatience {
+                expectedLanding = (landing.time, landing.reports + 1)
+                return
+            }
+            expectedLanding = nil
+            effects.append(.log("the display never reached \(landing.time) s; taking \(time) s as the playhead"))
+        }
+        let delta = time - previous
+        if delta < -Self.backwardJitter || delta > elapsed * 2 + Self.playbackSlack {
+            userSeeked(from: previous, to: time, into: &effects)
+        } else if delta >= 0 {
+            playhead = time
+            play(from: previous, to: time, into: &effects)
+        }
+    }
+
+    /// The app asks to seek to `time` (ours: ``StreamManager/seekStream(to:)``).
+    /// Returns false when refused: snapback is on and a break plays for
+    /// the first time, or the time is not a number.
+    mutating func seekRequested(to time: TimeInterval, into effects: inout [Effect]) -> Bool {
+        guard time.isFinite else {
+            effects.append(.log("seek to \(time) refused: not a stream time"))
+            return false
+        }
+        let target = max(0, time)
+        if kind == .vod, snapback, announcedBreak != nil {
+            effects.append(.log("seek to \(target) s refused: an ad break is playing for the first time"))
+            return false
+        }
+        if kind == .vod, snapback, let snap = snapbackStart(from: playhead ?? 0, to: target) {
+            snapBack(to: snap, resumingAt: target, into: &effects)
+            return true
+        }
+        resumeAfterBreak = nil
+        expectedLanding = (target, 0)
+        effects.append(.seekStream(target))
+        return true
+    }
+
+    /// The display ended the stream: a break it was in plays out.
+    mutating func streamEnded(into effects: inout [Effect]) {
+        if kind == .live { return closeLiveBreak(reason: nil, into: &effects) }
+        guard let position = playhead, let breakIndex = segments[segmentIndex].breakIndex else { return }
+        let end = breaks[breakIndex].end
+        guard end > position else { return }
+        playhead = end
+        play(from: position, to: end, into: &effects)
+    }
+
+    // MARK: - Seeks
+
+    /// The start of the break a seek from `from` to `to` jumped over
+    /// unplayed: the last break that starts before `to`, if it starts after `from`.
+    func snapbackStart(from: TimeInterval, to: TimeInterval) -> TimeInterval? {
+        guard to > from, let index = previousBreakIndex(before: to), !breaks[index].isPlayed,
+            breaks[index].start > from
+        else { return nil }
+        return breaks[index].start
+    }
+
+    private mutating func userSeeked(from: TimeInterval, to: TimeInterval, into effects: inout [Effect]) {
+        if snapback {
+            if announcedBreak != nil {
+                effects.append(.log("seek to \(to) s refused: an ad break is playing for the first time"))
+                expectedLanding = (from, 0)
+                effects.append(.seekStream(from))
+                return
+            }
+            if let snap = snapbackStart(from: from, to: to) {
+                return snapBack(to: snap, resumingAt: to, into: &effects)
+            }
+        }
+        resumeAfterBreak = nil
+        playhead = to
+        jump(to: to, into: &effects)
+    }
+
+    private mutating func snapBack(to start: TimeInterval, resumingAt target: TimeInterval, into effects: inout [Effect]) {
+        resumeAfterBreak = target
+        expectedLanding = (start, 0)
+        effects.append(.log("snapback: playing the ad break at \(start) s, then resuming at \(target) s"))
+        effects.append(.seekStream(start))
+    }
+
+    /// The playhead is now at `time` without playing there: leave the break
+    /// it was in, enter the one it is in, start the ad it landed in.
+    private mutating func jump(to time: TimeInterval, into effects: inout [Effect]) {
+        let index = segmentIndex(at: time)
+        let segment = segments[index]
+        if let open = periodBreak, open != segment.breakIndex { closePeriod(open, into: &effects) }
+        segmentIndex = index
+        if let breakIndex = segment.breakIndex {
+            if periodBreak != breakIndex { openPeriod(breakIndex, into: &effects) }
+            if let adIndex = segment.adIndex { adEntered(breakIndex, adIndex, into: &effects) }
+        }
+        publish(at: time, into: &effects)
+    }
+
+    /// Playback from `from` to `to`: every boundary crossed in order.
+    private mutating func play(from: TimeInterval, to: TimeInterval, into effects: inout [Effect]) {
+        var position = from
+        while true {
+            let segment = segments[segmentIndex]
+            if let breakIndex = segment.breakIndex, let adIndex = segment.adIndex {
+                advanceAd(breakIndex, adIndex, from: position, to: min(to, segment.end), into: &effects)
+            }
+            guard to >= segment.end else { break }
+            position = segment.end
+            segmentIndex += 1
+            let next = segments[segmentIndex]
+            if let ended = segment.breakIndex, ended != next.breakIndex {
+                let wasFirstPlay = announcedBreak == ended
+                closePeriod(ended, into: &effects)
+                if wasFirstPlay, let resume = resumeAfterBreak {
+                    resumeAfterBreak = nil
+                    if resume > position {
+                        expectedLanding = (resume, 0)
+                        effects.append(.seekStream(resume))
+                        return
+                    }
+                }
+            }
+            if let breakIndex = next.breakIndex {
+                if periodBreak != breakIndex { openPeriod(breakIndex, into: &effects) }
+                if let adIndex = next.adIndex { adEntered(breakIndex, adIndex, into: &effects) }
+            }
+        }
+        publish(at: to, into: &effects)
+    }
+
+    // MARK: - Periods, breaks, ads
+
+    private mutating func openPeriod(_ breakIndex: Int, into effects: inout [Effect]) {
+        periodBreak = breakIndex
+        let data = ["breakId": breaks[breakIndex].id]
+        let firstAd = breaks[breakIndex].ads.first { !$0.isSlate }?.ad
+        effects.append(.emit(AdEvent(type: .adPeriodStarted, ad: firstAd, adData: data)))
+        guard !breaks[breakIndex].isPlayed else { return }
+        breaks[breakIndex].isPlayed = true
+        announcedBreak = breakIndex
+        effects.append(.emit(AdEvent(type: .adBreakStarted, ad: firstAd, adData: data)))
+        effects.append(
+            .emit(AdEvent(type: .cuepointsChanged, adData: ["cuepoints": Cuepoint.adDataValue(cuepoints)])))
+    }
+
+    private mutating func closePeriod(_ breakIndex: Int, into effects: inout [Effect]) {
+        let data = ["breakId": breaks[breakIndex].id]
+        if announcedBreak == breakIndex {
+            announcedBreak = nil
+            effects.append(.emit(AdEvent(type: .adBreakEnded, adData: data)))
+        }
+        periodBreak = nil
+        effects.append(.emit(AdEvent(type: .adPeriodEnded, adData: data)))
+        hideUI(into: &effects)
+    }
+
+    private mutating func adEntered(_ breakIndex: Int, _ adIndex: Int, into effects: inout [Effect]) {
+        guard !breaks[breakIndex].ads[adIndex].isSlate else { return }
+        fire(AdMilestone.started, .start, breakIndex, adIndex, into: &effects)
+    }
+
+    /// Quartiles and `complete` that playback from `from` to `to` crossed, once each.
+    private mutating func advanceAd(
+        _ breakIndex: Int, _ adIndex: Int, from: TimeInterval, to: TimeInterval, into effects: inout [Effect]
+    ) {
+        let slot = breaks[breakIndex].ads[adIndex]
+        guard !slot.isSlate, slot.fired & AdMilestone.complete == 0, to > from else { return }
+        for (bit, kind, fraction) in Self.quartileMarks {
+            let point = slot.start + slot.duration * fraction
+            if from < point, to >= point { fire(bit, kind, breakIndex, adIndex, into: &effects) }
+        }
+        // A tick lands within a millisecond of the end, or past it.
+        if from < slot.end, to >= slot.end - 0.001 {
+            fire(AdMilestone.complete, .complete, breakIndex, adIndex, into: &effects)
+        }
+    }
+
+    /// The quartiles, as bit, event and fraction of the ad (allocated once, not per tick).
+    static let quartileMarks: [(UInt8, PodMetadata.EventKind, Double)] = [
+        (AdMilestone.firstQuartile, .firstQuartile, 0.25), (AdMilestone.midpoint, .midpoint, 0.5),
+        (AdMilestone.thirdQuartile, .thirdQuartile, 0.75),
+    ]
+
+    private mutating func fire(
+        _ bit: UInt8, _ kind: PodMetadata.EventKind, _ breakIndex: Int, _ adIndex: Int, into effects: inout [Effect]
+    ) {
+        let slot = breaks[breakIndex].ads[adIndex]
+        guard slot.fired & bit == 0, let type = kind.adEventType else { return }
+        breaks[breakIndex].ads[adIndex].fired |= bit
+        // Verified before the app hears of it: an app that destroys the manager on the event still counts it.
+        if let eventID = slot.eventIDs[kind] { effects.append(.verify(eventID)) }
+        effects.append(.emit(AdEvent(type: type, ad: slot.ad, adData: ["breakId": breaks[breakIndex].id])))
+    }
+
+    // MARK: - Progress and UI
+
+    /// Progress and the custom UI for the ad at `time`, if any.
+    private mutating func publish(at time: TimeInterval, into effects: inout [Effect]) {
+        let segment = segments[segmentIndex]
+        guard let breakIndex = segment.breakIndex, let adIndex = segment.adIndex,
+            !breaks[breakIndex].ads[adIndex].isSlate
+        else { return hideUI(into: &effects) }
+        let slot = breaks[breakIndex].ads[adIndex]
+        let duration = breaks[breakIndex].duration
+        publishProgress(of: slot, at: time, breakDuration: duration, key: breakIndex, into: &effects)
+    }
+
+    /// The progress call and, when the countdown's second changed, the UI.
+    mutating func publishProgress(
+        of slot: AdSlot, at time: TimeInterval, breakDuration: TimeInterval, key: Int, into effects: inout [Effect]
+    ) {
+        let elapsed = min(max(0, time - slot.start), slot.duration)
+        let pod = slot.ad.adPodInfo
+        effects.append(
+            .progress(
+                StreamAdProgress(
+                    time: elapsed, adDuration: slot.duration, adPosition: pod.adPosition, totalAds: pod.totalAds,
+                    adBreakDuration: breakDuration, adPeriodDuration: breakDuration)))
+        let uiKey = UIKey(
+            breakIndex: key, adIndex: pod.adPosition,
+            remaining: Int((slot.duration - elapsed).rounded(.toNearestOrEven)))
+        guard uiKey != lastUIKey else { return }
+        lastUIKey = uiKey
+        var state = AdUIState.playing(
+            slot.ad, mediaTime: elapsed, totalTime: slot.duration, disableUi: disableUi, strings: strings)
+        if slot.clickThrough == nil { state.learnMoreVisible = false }
+        effects.append(.ui(state))
+    }
+
+    mutating func hideUI(into effects: inout [Effect]) {
+        guard lastUIKey != nil else { return }
+        lastUIKey = nil
+        effects.append(.ui(.hidden))
+    }
+
+    /// The user chose Learn More: the playing ad's click-through opens.
+    mutating func clicked(into effects: inout [Effect]) {
+        guard let slot = currentSlot, !slot.isSlate else {
+            return effects.append(.log("clicked() ignored: no ad is playing"))
+        }
+        guard let url = slot.clickThrough else {
+            return effects.append(.log("clicked() ignored: the ad has no click-through"))
+        }
+        effects.append(.emit(AdEvent(type: .clicked, ad: slot.ad)))
+        effects.append(.openClickThrough(url))
+    }
+}

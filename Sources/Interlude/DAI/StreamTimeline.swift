@@ -1,0 +1,316 @@
+import Foundation
+
+/// The ad breaks of one stream as pure decisions: told where the playhead
+/// is (or, live, which timed-metadata event came due), it answers with
+/// what to do — events to emit, progress, the custom UI, verifications,
+/// seeks — and nothing else. The ``StreamManager`` carries the effects out.
+///
+/// VOD: the breaks come from the stream's metadata up front; ad events fire
+/// by stream time. Live: breaks appear as their events come due; ad
+/// events fire by metadata. Either way `adPeriodStarted`/`adPeriodEnded`
+/// mark every entry and exit, `adBreakStarted`/`adBreakEnded` the first
+/// play of a break only, and each ad's `started`, quartiles and `complete`
+/// fire once (a replay fires its period only).
+struct StreamTimeline: Sendable {
+    enum Kind: Sendable, Hashable { case vod, live }
+
+    /// What to do.
+    enum Effect: Sendable, Hashable {
+        case emit(AdEvent)
+        /// The delegate's `adDidProgressToTime:…` call.
+        case progress(StreamAdProgress)
+        case ui(AdUIState)
+        /// Ping media verification for this event ID.
+        case verify(String)
+        /// Move the display's playhead (snapback, or a refused seek).
+        case seekStream(TimeInterval)
+        case openClickThrough(URL)
+        case log(String)
+    }
+
+    /// One ad (or slate) laid out in stream time.
+    struct AdSlot: Sendable, Hashable {
+        /// The metadata's key for the ad.
+        var key: String
+        var ad: Ad
+        var start: TimeInterval
+        var duration: TimeInterval
+        var isSlate: Bool
+        var clickThrough: URL?
+        /// VOD: the event ID each event of this ad verifies with.
+        var eventIDs: [PodMetadata.EventKind: String] = [:]
+        /// Events already fired (``AdMilestone`` bits).
+        var fired: UInt8 = 0
+        var end: TimeInterval { start + duration }
+    }
+
+    /// One ad break laid out in stream time.
+    struct Break: Sendable, Hashable {
+        var id: String
+        var start: TimeInterval
+        var duration: TimeInterval
+        var ads: [AdSlot]
+        var podIndex: Int
+        var isPlayed = false
+        var end: TimeInterval { start + duration }
+    }
+
+    /// A stretch of VOD stream time: content, or one slot of a break
+    /// (`adIndex` nil for a gap no ad fills).
+    struct Segment: Sendable, Hashable {
+        var start: TimeInterval
+        var end: TimeInterval
+        var breakIndex: Int?
+        var adIndex: Int?
+    }
+
+    let kind: Kind
+    var breaks: [Break] = []
+    /// VOD: the stream cut into segments covering [0, ∞), in order.
+    private(set) var segments: [Segment] = []
+    var disableUi = false
+    var strings = AdUIStrings.english
+    /// Opt-in snapback (VOD): a seek over an unplayed break plays it first.
+    var snapback = false
+
+    // Playhead state (shared by the extensions).
+    var playhead: TimeInterval?
+    var lastClock: TimeInterval?
+    /// VOD: index into ``segments`` of the playhead.
+    var segmentIndex = 0
+    /// The break whose period is open (`adPeriodStarted` sent, not ended).
+    var periodBreak: Int?
+    /// The break announced with `adBreakStarted` and not yet ended.
+    var announcedBreak: Int?
+    /// Where the snapback resumes once the snapped-to break ends.
+    var resumeAfterBreak: TimeInterval?
+    /// A seek the timeline asked for: reports far from it are the display
+    /// still catching up, not the user.
+    var expectedLanding: (time: TimeInterval, reports: Int)?
+    /// The UI last published, by (ad, remaining second), so a tick that
+    /// changes nothing costs no formatting.
+    var lastUIKey: UIKey?
+    var reportedBadPlayhead = false
+    /// Live state.
+    var live = LiveState()
+
+    struct UIKey: Sendable, Hashable {
+        var breakIndex: Int
+        var adIndex: Int
+        var remaining: Int
+    }
+
+    /// A VOD timeline from the stream's metadata. Breaks without a usable
+    /// `start` or duration, and breaks that overlap an earlier one, are left
+    /// out and reported in `skipped`.
+    init(vod metadata: PodMetadata) {
+        kind = .vod
+        var laidOut: [Break] = []
+        var skipped: [String] = []
+        let ordered = metadata.breaks.values.sorted { ($0.start ?? -1, $0.id) < ($1.start ?? -1, $1.id) }
+        for info in ordered {
+            guard let start = info.start else {
+                skipped.append("break \(info.id) has no start")
+                continue
+            }
+            if let previous = laidOut.last, start < previous.end - 0.001 {
+                skipped.append("break \(info.id) at \(start) s overlaps break \(previous.id)")
+                continue
+            }
+            let slots = Self.layOut(info, start: start, metadata: metadata, skipped: &skipped)
+            let duration = info.duration ?? slots.last.map { $0.end - start } ?? 0
+            guard duration > 0 else {
+                skipped.append("break \(info.id) has no duration")
+                continue
+            }
+            laidOut.append(Break(id: info.id, start: start, duration: duration, ads: slots, podIndex: 0))
+        }
+        breaks = Self.numbered(laidOut, metadata: metadata)
+        skippedOnLoad = skipped
+        segments = Self.segments(of: breaks)
+    }
+
+    /// A live timeline: no breaks until their events come due.
+    init() {
+        kind = .live
+        segments = [Segment(start: 0, end: .infinity)]
+    }
+
+    /// What ``init(vod:)`` left out, for log lines.
+    private(set) var skippedOnLoad: [String] = []
+
+    // MARK: - Cuepoints and time mapping (DAI.md §1)
+
+    /// The breaks as cuepoints, in order (empty for live).
+    var cuepoints: [Cuepoint] {
+        breaks.map { Cuepoint(startTime: $0.start, endTime: $0.end, isPlayed: $0.isPlayed) }
+    }
+
+    /// Content time of a stream time: minus the breaks that ended at or
+    /// before it, and minus the part of the break it is in. Identity for live.
+    func contentTime(forStreamTime streamTime: TimeInterval) -> TimeInterval {
+        guard kind == .vod, streamTime.isFinite else { return streamTime }
+        var content = streamTime
+        for item in breaks {
+            if item.end <= streamTime {
+                content -= item.duration
+            } else if item.start <= streamTime {
+                content -= streamTime - item.start
+            } else {
+                break
+            }
+        }
+        return max(0, content)
+    }
+
+    /// Stream time of a content time: plus the breaks that start at or
+    /// before it in content time. Identity for live.
+    func streamTime(forContentTime contentTime: TimeInterval) -> TimeInterval {
+        guard kind == .vod, contentTime.isFinite else { return contentTime }
+        var stream = max(0, contentTime)
+        var before: TimeInterval = 0
+        for item in breaks {
+            let contentStart = item.start - before
+            guard contentStart <= contentTime else { break }
+            stream += item.duration
+            before += item.duration
+        }
+        return stream
+    }
+
+    /// The last cuepoint that starts before `streamTime`, played or not.
+    func previousCuepoint(forStreamTime streamTime: TimeInterval) -> Cuepoint? {
+        previousBreakIndex(before: streamTime).map { index in
+            Cuepoint(startTime: breaks[index].start, endTime: breaks[index].end, isPlayed: breaks[index].isPlayed)
+        }
+    }
+
+    func previousBreakIndex(before streamTime: TimeInterval) -> Int? {
+        guard streamTime.isFinite else { return nil }
+        return breaks.lastIndex { $0.start < streamTime }
+    }
+
+    /// The segment holding `time`.
+    func segmentIndex(at time: TimeInterval) -> Int {
+        var low = 0
+        var high = segments.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if segments[middle].start <= time { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    /// The ad the playhead is in, when it is in one (slate included).
+    var currentSlot: AdSlot? {
+        if kind == .live { return live.currentAd }
+        let segment = segments[segmentIndex]
+        guard playhead != nil, let breakIndex = segment.breakIndex, let adIndex = segment.adIndex else { return nil }
+        return breaks[breakIndex].ads[adIndex]
+    }
+
+    // MARK: - Layout
+
+    /// The ads of one break, back to back from its start, in position order;
+    /// an ad without a duration takes what is left of the break.
+    private static func layOut(
+        _ info: PodMetadata.BreakInfo, start: TimeInterval, metadata: PodMetadata, skipped: inout [String]
+    ) -> [AdSlot] {
+        let members = metadata.ads.values.filter { $0.breakID == info.id }
+            .sorted { ($0.position ?? Int.max, $0.id) < ($1.position ?? Int.max, $1.id) }
+        let total = info.adCount ?? members.filter { !$0.isSlate }.count
+        var slots: [AdSlot] = []
+        var cursor = start
+        var position = 0
+        let breakEnd = info.duration.map { start + $0 }
+        for member in members {
+            let remaining = breakEnd.map { $0 - cursor }
+            guard let duration = member.duration ?? remaining, duration > 0 else {
+                skipped.append("ad \(member.id) of break \(info.id) has no duration")
+                continue
+            }
+            if let breakEnd, cursor + duration > breakEnd + 0.001 {
+                skipped.append("ad \(member.id) runs past the end of break \(info.id)")
+                continue
+            }
+            if !member.isSlate { position += 1 }
+            let podInfo = AdPodInfo(
+                adPosition: member.isSlate ? 0 : (member.position ?? position), totalAds: max(total, 1),
+                podIndex: 0, timeOffset: 0, maxDuration: info.duration ?? -1)
+            var slot = AdSlot(
+                key: member.id, ad: Ad(streamAd: member, id: member.id, duration: duration, podInfo: podInfo),
+                start: cursor, duration: duration, isSlate: member.isSlate, clickThrough: member.clickThroughURL)
+            for (key, tag) in metadata.tags where tag.adID == member.id { slot.eventIDs[tag.kind] = key }
+            slots.append(slot)
+            cursor += duration
+        }
+        return slots
+    }
+
+    /// Pod indexes and time offsets (DAI.md §1): 0 for a pre-roll, 1…N for
+    /// mid-rolls, N+1 for a post-roll; the offset is the break's content time
+    /// (0 pre-roll, −1 post-roll).
+    private static func numbered(_ laidOut: [Break], metadata: PodMetadata) -> [Break] {
+        var result = laidOut
+        var midrolls = 0
+        var before: TimeInterval = 0
+        for index in result.indices {
+            let type = metadata.breaks[result[index].id]?.type
+            let isPre = type == "pre" || (type == nil && result[index].start < 0.001)
+            let isPost = type == "post"
+            if !isPre && !isPost { midrolls += 1 }
+            let podIndex = isPre ? 0 : isPost ? -1 : midrolls
+            let offset = isPre ? 0 : isPost ? -1 : result[index].start - before
+            before += result[index].duration
+            result[index].podIndex = podIndex
+            for slot in result[index].ads.indices {
+                result[index].ads[slot].ad.adPodInfo.podIndex = podIndex
+                result[index].ads[slot].ad.adPodInfo.timeOffset = offset
+            }
+        }
+        for index in result.indices where result[index].podIndex == -1 {
+            for slot in result[index].ads.indices { result[index].ads[slot].ad.adPodInfo.podIndex = midrolls + 1 }
+            result[index].podIndex = midrolls + 1
+        }
+        return result
+    }
+
+    private static func segments(of breaks: [Break]) -> [Segment] {
+        var segments: [Segment] = []
+        var cursor: TimeInterval = 0
+        for (breakIndex, item) in breaks.enumerated() {
+            if item.start > cursor { segments.append(Segment(start: cursor, end: item.start)) }
+            var slotCursor = item.start
+            for (adIndex, slot) in item.ads.enumerated() {
+                if slot.start > slotCursor {
+                    segments.append(Segment(start: slotCursor, end: slot.start, breakIndex: breakIndex))
+                }
+                segments.append(Segment(start: slot.start, end: slot.end, breakIndex: breakIndex, adIndex: adIndex))
+                slotCursor = slot.end
+            }
+            if item.end > slotCursor { segments.append(Segment(start: slotCursor, end: item.end, breakIndex: breakIndex)) }
+            cursor = item.end
+        }
+        segments.append(Segment(start: cursor, end: .infinity))
+        return segments
+    }
+}
+
+/// The delegate's progress call, as a value.
+struct StreamAdProgress: Sendable, Hashable {
+    var time: TimeInterval
+    var adDuration: TimeInterval
+    var adPosition: Int
+    var totalAds: Int
+    var adBreakDuration: TimeInterval
+    var adPeriodDuration: TimeInterval
+}
+
+/// Bits of ``StreamTimeline/AdSlot/fired``.
+enum AdMilestone {
+    static let started: UInt8 = 1
+    static let firstQuartile: UInt8 = 2
+    static let midpoint: UInt8 = 4
+    static let thirdQuartile: UInt8 = 8
+    static let complete: UInt8 = 16
+}
