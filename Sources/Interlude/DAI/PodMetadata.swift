@@ -102,12 +102,12 @@ struct PodMetadata: Sendable, Hashable {
         guard data.count <= Self.maxDocumentSize else {
             throw ParseError(description: "metadata is larger than \(Self.maxDocumentSize) bytes")
         }
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+        guard let object = JSONValue.object(from: data) else {
             throw ParseError(description: "metadata is not a JSON object")
         }
-        let rawTags = object["tags"] as? [String: Any] ?? [:]
-        let rawAds = object["ads"] as? [String: Any] ?? [:]
-        let rawBreaks = object["ad_breaks"] as? [String: Any] ?? [:]
+        let rawTags = object["tags"]?.object ?? [:]
+        let rawAds = object["ads"]?.object ?? [:]
+        let rawBreaks = object["ad_breaks"]?.object ?? [:]
         guard rawTags.count <= Self.maxTags, rawAds.count <= Self.maxAds, rawBreaks.count <= Self.maxBreaks else {
             throw ParseError(
                 description:
@@ -115,30 +115,30 @@ struct PodMetadata: Sendable, Hashable {
             )
         }
         for (id, value) in rawBreaks {
-            guard let entry = value as? [String: Any], !id.isEmpty else {
+            guard let entry = value.object, !id.isEmpty else {
                 skippedEntries += 1
                 continue
             }
             breaks[id] = BreakInfo(
-                id: id, type: (entry["type"] as? String)?.lowercased(), duration: Self.seconds(entry["duration"]),
+                id: id, type: entry["type"]?.string?.lowercased(), duration: Self.seconds(entry["duration"]),
                 expectedDuration: Self.seconds(entry["expected_duration"]), adCount: Self.count(entry["ads"]),
                 start: Self.seconds(entry["start"]))
         }
         for (id, value) in rawAds {
-            guard let entry = value as? [String: Any], !id.isEmpty else {
+            guard let entry = value.object, !id.isEmpty else {
                 skippedEntries += 1
                 continue
             }
             ads[id] = Self.adInfo(id: id, entry)
         }
         for (key, value) in rawTags {
-            guard let entry = value as? [String: Any], let adID = entry["ad"] as? String,
-                let type = entry["type"] as? String, !key.isEmpty
+            guard let entry = value.object, let adID = entry["ad"]?.string, let type = entry["type"]?.string,
+                !key.isEmpty
             else {
                 skippedEntries += 1
                 continue
             }
-            let breakID = entry["ad_break_id"] as? String ?? ads[adID]?.breakID ?? ""
+            let breakID = entry["ad_break_id"]?.string ?? ads[adID]?.breakID ?? ""
             tags[Self.normalizedKey(key)] = Tag(adID: adID, breakID: breakID, kind: EventKind(rawValue: type))
         }
         keyLengths = Set(tags.keys.map(\.utf8.count)).sorted(by: >)
@@ -160,51 +160,41 @@ struct PodMetadata: Sendable, Hashable {
         return nil
     }
 
-    private static func adInfo(id: String, _ entry: [String: Any]) -> AdInfo {
+    private static func adInfo(id: String, _ entry: [String: JSONValue]) -> AdInfo {
         var info = AdInfo(id: id)
-        info.breakID = entry["ad_break_id"] as? String
+        info.breakID = entry["ad_break_id"]?.string
         info.position = count(entry["position"])
         info.duration = seconds(entry["duration"])
-        info.title = entry["title"] as? String ?? ""
-        info.description = entry["description"] as? String ?? ""
-        info.advertiser = entry["advertiser"] as? String ?? ""
-        info.adSystem = entry["ad_system"] as? String ?? ""
-        info.adServerID = entry["ad_id"] as? String
-        info.creativeID = entry["creative_id"] as? String ?? ""
-        info.creativeAdID = entry["creative_ad_id"] as? String ?? ""
-        info.dealID = entry["deal_id"] as? String ?? ""
-        info.clickThroughURL = clickThrough(entry["clickthrough_url"])
-        info.isSlate = entry["slate"] as? Bool ?? false
+        info.title = entry["title"]?.string ?? ""
+        info.description = entry["description"]?.string ?? ""
+        info.advertiser = entry["advertiser"]?.string ?? ""
+        info.adSystem = entry["ad_system"]?.string ?? ""
+        info.adServerID = entry["ad_id"]?.string
+        info.creativeID = entry["creative_id"]?.string ?? ""
+        info.creativeAdID = entry["creative_ad_id"]?.string ?? ""
+        info.dealID = entry["deal_id"]?.string ?? ""
+        info.clickThroughURL = clickThrough(entry["clickthrough_url"]?.string)
+        info.isSlate = entry["slate"]?.bool ?? false
         return info
     }
 
     /// A click-through the SDK may open: http(s) only; `//host/…` gets `https:`
     /// as Google's sample does; `javascript:` and the like are refused.
-    static func clickThrough(_ value: Any?) -> URL? {
-        guard var text = (value as? String)?.trimmingWhitespace, !text.isEmpty else { return nil }
+    static func clickThrough(_ value: String?) -> URL? {
+        guard var text = value?.trimmingWhitespace, !text.isEmpty else { return nil }
         if text.hasPrefix("//") { text = "https:" + text }
         guard let url = URL(string: text), url.isHTTPOrHTTPS, url.host != nil else { return nil }
         return url
     }
 
     /// Non-negative finite seconds from a number or numeric string.
-    static func seconds(_ value: Any?) -> TimeInterval? {
-        let number: Double?
-        if value is Bool {
-            number = nil
-        } else if let value = value as? NSNumber {
-            number = value.doubleValue
-        } else if let text = value as? String {
-            number = Double(text.hasSuffix("s") ? String(text.dropLast()) : text)
-        } else {
-            number = nil
-        }
-        guard let number, number.isFinite, number >= 0 else { return nil }
+    static func seconds(_ value: JSONValue?) -> TimeInterval? {
+        guard let number = value?.number, number.isFinite, number >= 0 else { return nil }
         return number
     }
 
-    private static func count(_ value: Any?) -> Int? {
-        guard let seconds = seconds(value), seconds < 1_000_000 else { return nil }
-        return Int(seconds)
+    private static func count(_ value: JSONValue?) -> Int? {
+        guard let number = seconds(value), number < 1_000_000 else { return nil }
+        return Int(number)
     }
 }

@@ -143,10 +143,10 @@ struct StreamRegistration: Sendable, Hashable {
         guard response.body.count <= Self.maxResponseSize else {
             throw failed("stream registration answer is larger than \(Self.maxResponseSize) bytes")
         }
-        guard let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] else {
+        guard let object = JSONValue.object(from: response.body) else {
             throw failed("stream registration answer is not a JSON object")
         }
-        guard let streamID = (object["stream_id"] as? String)?.trimmingWhitespace, !streamID.isEmpty else {
+        guard let streamID = object["stream_id"]?.string?.trimmingWhitespace, !streamID.isEmpty else {
             throw failed("stream registration answer has no stream_id")
         }
         guard streamID.count <= 1024, !streamID.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
@@ -163,41 +163,31 @@ struct StreamRegistration: Sendable, Hashable {
         metadataURL = metadata
         mediaVerificationURL = verification.absoluteString
         pollingFrequency = Self.pollingFrequency(object["polling_frequency"])
-        validFor = object["valid_for"] as? String
-        validUntil = object["valid_until"] as? String
+        validFor = object["valid_for"]?.string
+        validUntil = object["valid_until"]?.string
     }
 
     /// An absolute http(s) URL from a JSON string, relative ones resolved against `base`.
-    static func httpURL(_ value: Any?, relativeTo base: URL) -> URL? {
-        guard let text = (value as? String)?.trimmingWhitespace, !text.isEmpty,
+    static func httpURL(_ value: JSONValue?, relativeTo base: URL) -> URL? {
+        guard let text = value?.string?.trimmingWhitespace, !text.isEmpty,
             let url = URL(string: text, relativeTo: base)?.absoluteURL, url.isHTTPOrHTTPS, url.host != nil
         else { return nil }
         return url
     }
 
     /// `polling_frequency` in seconds, kept between 1 s and an hour; the default when absent or unusable.
-    static func pollingFrequency(_ value: Any?) -> TimeInterval {
-        let seconds: Double?
-        if let number = value as? NSNumber, !(value is Bool) {
-            seconds = number.doubleValue
-        } else if let text = value as? String {
-            seconds = Double(text)
-        } else {
-            seconds = nil
-        }
-        guard let seconds, seconds.isFinite, seconds > 0 else { return defaultPollingFrequency }
+    static func pollingFrequency(_ value: JSONValue?) -> TimeInterval {
+        guard let seconds = value?.number, seconds.isFinite, seconds > 0 else { return defaultPollingFrequency }
         return min(max(seconds, 1), 3600)
     }
 
     /// What a failed answer says about itself: `{"error":{"message":…}}`,
     /// `{"message":…}`, `{"error":"…"}` or plain text (shortened).
     static func serverMessage(in body: Data) -> String? {
-        if let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] {
-            if let error = object["error"] as? [String: Any], let message = error["message"] as? String {
-                return message
-            }
-            if let message = object["message"] as? String { return message }
-            if let message = object["error"] as? String { return message }
+        if let object = JSONValue.object(from: body) {
+            if let message = object["error"]?.object?["message"]?.string { return message }
+            if let message = object["message"]?.string { return message }
+            if let message = object["error"]?.string { return message }
         }
         let text = String(decoding: body.prefix(300), as: UTF8.self).trimmingWhitespace
         return text.isEmpty ? nil : text

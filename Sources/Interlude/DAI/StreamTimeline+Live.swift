@@ -42,6 +42,9 @@ extension StreamTimeline {
         }
         if tag.kind != .progress { effects.append(.verify(eventID)) }
         if live.breakID != tag.breakID {
+            // Slate or progress after a break's last ad completed is its tail, not a new period.
+            let isSlate = metadata.ads[tag.adID]?.isSlate ?? false
+            if live.announcedBreaks.contains(tag.breakID), tag.kind == .progress || isSlate { return }
             if live.breakID != nil { closeLiveBreak(reason: "break \(tag.breakID) began", into: &effects) }
             openLiveBreak(tag.breakID, metadata: metadata, at: time, into: &effects)
         }

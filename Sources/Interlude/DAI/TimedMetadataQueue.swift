@@ -50,6 +50,8 @@ struct TimedMetadataQueue: Sendable {
 
     var isEmpty: Bool { pending.isEmpty }
     var count: Int { pending.count }
+    /// (ID, time) pairs remembered now.
+    var rememberedCount: Int { seen.count }
     /// The earliest waiting presentation time.
     var nextTime: TimeInterval? { pending.first?.time }
 
