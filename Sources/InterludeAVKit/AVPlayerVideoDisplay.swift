@@ -63,7 +63,8 @@
         public func seekStream(to time: TimeInterval) {
             guard time.isFinite else { return }
             player.seek(
-                to: CMTime(seconds: max(0, time), preferredTimescale: 600), toleranceBefore: .zero, toleranceAfter: .zero)
+                to: CMTime(seconds: max(0, time), preferredTimescale: 600), toleranceBefore: .zero,
+                toleranceAfter: .zero)
         }
 
         private func prepare(_ url: URL, progressInterval: TimeInterval) {

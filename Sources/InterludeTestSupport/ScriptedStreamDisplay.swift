@@ -189,7 +189,6 @@ public final class ScriptedStreamDisplay: VideoDisplay {
         }
     }
 
-
     private func runPlayback() {
         guard let clock else { return }
         let interval = tickInterval

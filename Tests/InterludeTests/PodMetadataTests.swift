@@ -99,9 +99,10 @@ struct StreamEventIDTests {
         // A raw TXXX frame's text: encoding byte, empty description, NUL, value.
         #expect(StreamEventID.ids(in: ["TXXX": "\u{3}\u{0}google_1234\u{0}"]) == ["google_1234"])
         #expect(StreamEventID.ids(in: ["X-COM-GOOGLE-EVENT": "google_abc-DEF_9"]) == ["google_abc-DEF_9"])
-        #expect(StreamEventID.ids(in: ["PRIV": "com.apple.streaming.transportStreamTimestamp", "TXXX": "google_9"]) == [
-            "google_9"
-        ])
+        #expect(
+            StreamEventID.ids(in: ["PRIV": "com.apple.streaming.transportStreamTimestamp", "TXXX": "google_9"]) == [
+                "google_9"
+            ])
     }
 
     @Test func valuesWithoutAnIDOrWithAnUnusableOneGiveNone() {

@@ -8,7 +8,8 @@ import InterludeTestSupport
 enum StreamFixtures {
     static let server = "http://127.0.0.1:9"
     static let streamID = "stream-1"
-    static let metadataURL = "\(server)/ssai/pods/api/v1/network/21775744923/custom_asset/interlude-live/stream/stream-1/metadata"
+    static let metadataURL =
+        "\(server)/ssai/pods/api/v1/network/21775744923/custom_asset/interlude-live/stream/stream-1/metadata"
     static let verificationBase = "\(server)/ssai/pods/api/v1/network/21775744923/stream/stream-1/media/"
     static let liveRegistrationURL = "\(server)/ssai/pods/api/v1/network/21775744923/custom_asset/interlude-live/stream"
     static let vodRegistrationURL = "\(server)/ondemand/pods/api/v1/network/21775744923/stream_registration"

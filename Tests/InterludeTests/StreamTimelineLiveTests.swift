@@ -128,7 +128,10 @@ struct StreamTimelineLiveTests {
         driver.deliver(
             StreamFixtures.liveCues(start: 100, adCount: 1) + [.id3("google_slateb7-viewer", at: 110)])
         let effects = driver.play(to: 114)
-        #expect(eventTypes(effects) == [.adPeriodStarted, .adBreakStarted] + Self.adEvents + [.adBreakEnded, .adPeriodEnded])
+        #expect(
+            eventTypes(effects) == [.adPeriodStarted, .adBreakStarted] + Self.adEvents + [
+                .adBreakEnded, .adPeriodEnded,
+            ])
         #expect(verifications(effects).last == "google_slateb7-viewer")
     }
 

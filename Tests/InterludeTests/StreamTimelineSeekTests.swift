@@ -59,12 +59,15 @@ struct StreamTimelineSeekTests {
         #expect(seeks(seek) == [80])
         #expect(eventTypes(seek).isEmpty)
         let effects = driver.play(to: 155)
-        #expect(Array(eventTypes(effects).prefix(4)) == [.adPeriodStarted, .adBreakStarted, .cuepointsChanged, .started])
+        #expect(
+            Array(eventTypes(effects).prefix(4)) == [.adPeriodStarted, .adBreakStarted, .cuepointsChanged, .started])
         #expect(Array(eventTypes(effects).suffix(3)) == [.complete, .adBreakEnded, .adPeriodEnded])
         #expect(eventTypes(effects).filter { $0 == .complete }.count == 3)
         #expect(seeks(effects) == [150])
         // The resume seek comes after adBreakEnded, as the samples do it.
-        let endIndex = effects.firstIndex { if case .emit(let event) = $0 { event.type == .adBreakEnded } else { false } }
+        let endIndex = effects.firstIndex {
+            if case .emit(let event) = $0 { event.type == .adBreakEnded } else { false }
+        }
         let seekIndex = effects.firstIndex { if case .seekStream = $0 { true } else { false } }
         #expect(endIndex! < seekIndex!)
         #expect(driver.position == 155)
@@ -130,7 +133,8 @@ struct StreamTimelineSeekTests {
         #expect(jitter.isEmpty)
         #expect(driver.timeline.playhead == 12)
         let onward = driver.play(to: 21)
-        #expect(eventTypes(onward) == [.firstQuartile, .midpoint, .thirdQuartile, .complete, .adBreakEnded, .adPeriodEnded])
+        #expect(
+            eventTypes(onward) == [.firstQuartile, .midpoint, .thirdQuartile, .complete, .adBreakEnded, .adPeriodEnded])
     }
 
     @Test func nonFiniteAndNegativeTimesAreIgnoredAndLoggedOnce() {

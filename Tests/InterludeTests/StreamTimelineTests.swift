@@ -19,7 +19,8 @@ struct StreamTimelineTests {
         let types = ["start", "firstquartile", "midpoint", "thirdquartile", "complete"]
         #expect(
             verifications(effects)
-                == types.map { StreamFixtures.vodEventID("p1", $0) } + types.map { StreamFixtures.vodEventID("p2", $0) })
+                == types.map { StreamFixtures.vodEventID("p1", $0) } + types.map { StreamFixtures.vodEventID("p2", $0) }
+        )
     }
 
     @Test func midRollFiresAtItsStreamTimeAndCompletesBeforeTheBreakEnds() {

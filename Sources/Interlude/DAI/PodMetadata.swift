@@ -102,44 +102,44 @@ struct PodMetadata: Sendable, Hashable {
         guard data.count <= Self.maxDocumentSize else {
             throw ParseError(description: "metadata is larger than \(Self.maxDocumentSize) bytes")
         }
-        guard let object = JSONValue.object(from: data) else {
+        let document: MetadataDocument
+        do {
+            document = try JSONDecoder().decode(MetadataDocument.self, from: data)
+        } catch {
             throw ParseError(description: "metadata is not a JSON object")
         }
-        let rawTags = object["tags"]?.object ?? [:]
-        let rawAds = object["ads"]?.object ?? [:]
-        let rawBreaks = object["ad_breaks"]?.object ?? [:]
+        let (rawTags, rawAds, rawBreaks) = (document.tags, document.ads, document.breaks)
         guard rawTags.count <= Self.maxTags, rawAds.count <= Self.maxAds, rawBreaks.count <= Self.maxBreaks else {
             throw ParseError(
                 description:
                     "metadata has \(rawTags.count) tags, \(rawAds.count) ads, \(rawBreaks.count) breaks (most accepted: \(Self.maxTags), \(Self.maxAds), \(Self.maxBreaks))"
             )
         }
-        for (id, value) in rawBreaks {
-            guard let entry = value.object, !id.isEmpty else {
+        for (id, entry) in rawBreaks {
+            guard let fields = entry.value, !id.isEmpty else {
                 skippedEntries += 1
                 continue
             }
             breaks[id] = BreakInfo(
-                id: id, type: entry["type"]?.string?.lowercased(), duration: Self.seconds(entry["duration"]),
-                expectedDuration: Self.seconds(entry["expected_duration"]), adCount: Self.count(entry["ads"]),
-                start: Self.seconds(entry["start"]))
+                id: id, type: fields.type?.lowercased(), duration: Self.seconds(fields.duration),
+                expectedDuration: Self.seconds(fields.expectedDuration), adCount: Self.count(fields.ads),
+                start: Self.seconds(fields.start))
         }
-        for (id, value) in rawAds {
-            guard let entry = value.object, !id.isEmpty else {
+        for (id, entry) in rawAds {
+            guard let fields = entry.value, !id.isEmpty else {
                 skippedEntries += 1
                 continue
             }
-            ads[id] = Self.adInfo(id: id, entry)
+            ads[id] = Self.adInfo(id: id, fields)
         }
-        for (key, value) in rawTags {
-            guard let entry = value.object, let adID = entry["ad"]?.string, let type = entry["type"]?.string,
-                !key.isEmpty
-            else {
+        for (key, entry) in rawTags {
+            guard let fields = entry.value, !key.isEmpty else {
                 skippedEntries += 1
                 continue
             }
-            let breakID = entry["ad_break_id"]?.string ?? ads[adID]?.breakID ?? ""
-            tags[Self.normalizedKey(key)] = Tag(adID: adID, breakID: breakID, kind: EventKind(rawValue: type))
+            let breakID = fields.adBreakID ?? ads[fields.ad]?.breakID ?? ""
+            tags[Self.normalizedKey(key)] = Tag(
+                adID: fields.ad, breakID: breakID, kind: EventKind(rawValue: fields.type))
         }
         keyLengths = Set(tags.keys.map(\.utf8.count)).sorted(by: >)
     }
@@ -160,21 +160,21 @@ struct PodMetadata: Sendable, Hashable {
         return nil
     }
 
-    private static func adInfo(id: String, _ entry: [String: JSONValue]) -> AdInfo {
+    private static func adInfo(id: String, _ fields: MetadataDocument.AdFields) -> AdInfo {
         var info = AdInfo(id: id)
-        info.breakID = entry["ad_break_id"]?.string
-        info.position = count(entry["position"])
-        info.duration = seconds(entry["duration"])
-        info.title = entry["title"]?.string ?? ""
-        info.description = entry["description"]?.string ?? ""
-        info.advertiser = entry["advertiser"]?.string ?? ""
-        info.adSystem = entry["ad_system"]?.string ?? ""
-        info.adServerID = entry["ad_id"]?.string
-        info.creativeID = entry["creative_id"]?.string ?? ""
-        info.creativeAdID = entry["creative_ad_id"]?.string ?? ""
-        info.dealID = entry["deal_id"]?.string ?? ""
-        info.clickThroughURL = clickThrough(entry["clickthrough_url"]?.string)
-        info.isSlate = entry["slate"]?.bool ?? false
+        info.breakID = fields.adBreakID
+        info.position = count(fields.position)
+        info.duration = seconds(fields.duration)
+        info.title = fields.title ?? ""
+        info.description = fields.description ?? ""
+        info.advertiser = fields.advertiser ?? ""
+        info.adSystem = fields.adSystem ?? ""
+        info.adServerID = fields.adID
+        info.creativeID = fields.creativeID ?? ""
+        info.creativeAdID = fields.creativeAdID ?? ""
+        info.dealID = fields.dealID ?? ""
+        info.clickThroughURL = clickThrough(fields.clickThroughURL)
+        info.isSlate = fields.slate ?? false
         return info
     }
 
@@ -187,14 +187,124 @@ struct PodMetadata: Sendable, Hashable {
         return url
     }
 
-    /// Non-negative finite seconds from a number or numeric string.
-    static func seconds(_ value: JSONValue?) -> TimeInterval? {
-        guard let number = value?.number, number.isFinite, number >= 0 else { return nil }
-        return number
+    /// Non-negative finite seconds.
+    static func seconds(_ value: Double?) -> TimeInterval? {
+        guard let value, value.isFinite, value >= 0 else { return nil }
+        return value
     }
 
-    private static func count(_ value: JSONValue?) -> Int? {
+    private static func count(_ value: Double?) -> Int? {
         guard let number = seconds(value), number < 1_000_000 else { return nil }
         return Int(number)
+    }
+}
+
+/// The metadata document's shape, read leniently: a malformed entry is
+/// nil (left out and counted), a field of the wrong type is absent, and
+/// numbers may come as numeric strings (`"12.5"`, `"12.5s"`). Typed
+/// decoding, not a generic JSON tree: a large document is read once,
+/// without an error thrown per value.
+struct MetadataDocument: Decodable {
+    struct Entry<Fields: Decodable>: Decodable {
+        var value: Fields?
+        init(from decoder: any Decoder) throws { value = try? Fields(from: decoder) }
+    }
+
+    struct TagFields: Decodable {
+        var ad: String
+        var type: String
+        var adBreakID: String?
+        enum CodingKeys: String, CodingKey {
+            case ad
+            case type
+            case adBreakID = "ad_break_id"
+        }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            ad = try container.decode(String.self, forKey: .ad)
+            type = try container.decode(String.self, forKey: .type)
+            adBreakID = container.lenientString(.adBreakID)
+        }
+    }
+
+    struct AdFields: Decodable {
+        var adBreakID, title, description, advertiser, adSystem, adID, creativeID, creativeAdID, dealID: String?
+        var clickThroughURL: String?
+        var position, duration: Double?
+        var slate: Bool?
+        enum CodingKeys: String, CodingKey {
+            case adBreakID = "ad_break_id"
+            case title, description, advertiser
+            case adSystem = "ad_system"
+            case adID = "ad_id"
+            case creativeID = "creative_id"
+            case creativeAdID = "creative_ad_id"
+            case dealID = "deal_id"
+            case clickThroughURL = "clickthrough_url"
+            case position, duration, slate
+        }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            adBreakID = container.lenientString(.adBreakID)
+            title = container.lenientString(.title)
+            description = container.lenientString(.description)
+            advertiser = container.lenientString(.advertiser)
+            adSystem = container.lenientString(.adSystem)
+            adID = container.lenientString(.adID)
+            creativeID = container.lenientString(.creativeID)
+            creativeAdID = container.lenientString(.creativeAdID)
+            dealID = container.lenientString(.dealID)
+            clickThroughURL = container.lenientString(.clickThroughURL)
+            position = container.lenientNumber(.position)
+            duration = container.lenientNumber(.duration)
+            slate = try? container.decodeIfPresent(Bool.self, forKey: .slate)
+        }
+    }
+
+    struct BreakFields: Decodable {
+        var type: String?
+        var duration, expectedDuration, ads, start: Double?
+        enum CodingKeys: String, CodingKey {
+            case type, duration
+            case expectedDuration = "expected_duration"
+            case ads, start
+        }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            type = container.lenientString(.type)
+            duration = container.lenientNumber(.duration)
+            expectedDuration = container.lenientNumber(.expectedDuration)
+            ads = container.lenientNumber(.ads)
+            start = container.lenientNumber(.start)
+        }
+    }
+
+    var tags: [String: Entry<TagFields>]
+    var ads: [String: Entry<AdFields>]
+    var breaks: [String: Entry<BreakFields>]
+
+    enum CodingKeys: String, CodingKey {
+        case tags, ads
+        case breaks = "ad_breaks"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        tags = (try? container.decodeIfPresent([String: Entry<TagFields>].self, forKey: .tags)) ?? [:]
+        ads = (try? container.decodeIfPresent([String: Entry<AdFields>].self, forKey: .ads)) ?? [:]
+        breaks = (try? container.decodeIfPresent([String: Entry<BreakFields>].self, forKey: .breaks)) ?? [:]
+    }
+}
+
+extension KeyedDecodingContainer {
+    fileprivate func lenientString(_ key: Key) -> String? {
+        try? decodeIfPresent(String.self, forKey: key)
+    }
+
+    /// A number, or a numeric string (`"12.5"`, `"12.5s"`); nil for anything else (`true` included).
+    fileprivate func lenientNumber(_ key: Key) -> Double? {
+        if let number = try? decodeIfPresent(Double.self, forKey: key) { return number }
+        guard let text = try? decodeIfPresent(String.self, forKey: key) else { return nil }
+        return Double(text.hasSuffix("s") ? String(text.dropLast()) : text)
     }
 }

@@ -14,11 +14,19 @@ extension StreamManager {
         // The app may seek to a bookmark here (`streamTime(forContentTime:)`), before playback.
         emit(AdEvent(type: .streamLoaded))
         if !isLive, thirdPartyStreamRequested, !destroyed { display?.play() }
+        // An app that called play() right after loadStream (the seed's live flow) started it already.
+        if isStreamPlaying { sendStreamStarted() }
     }
 
     func displayStarted() {
         isStreamPlaying = true
-        guard !playingBackup, !streamStartedSent else { return }
+        guard !playingBackup, streamLoadedSent else { return }
+        sendStreamStarted()
+    }
+
+    /// `streamStarted`, once, and never before `streamLoaded`.
+    func sendStreamStarted() {
+        guard !streamStartedSent, !destroyed else { return }
         streamStartedSent = true
         emit(AdEvent(type: .streamStarted))
     }
@@ -58,7 +66,12 @@ extension StreamManager {
     func displayProgressed(to streamTime: TimeInterval) {
         // Before its stream loads, a VOD display reports whatever the app played in it.
         guard !playingBackup, !destroyed, isLive || streamLoadedSent else { return }
-        if !streamStartedSent { displayStarted() }
+        // A display that plays without saying it loaded or started: its progress says both.
+        if !streamLoadedSent { displayLoaded() }
+        if !streamStartedSent {
+            isStreamPlaying = true
+            sendStreamStarted()
+        }
         effects.removeAll(keepingCapacity: true)
         timeline.playheadMoved(to: streamTime, at: services.resolver.clock.now, into: &effects)
         if isLive { fireDueEvents(upTo: streamTime) }

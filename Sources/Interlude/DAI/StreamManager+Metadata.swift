@@ -52,7 +52,9 @@ extension StreamManager {
         guard fetchTask == nil, !destroyed else { return }
         let parameters = pendingAdTagParameters
         let url = Self.metadataURL(registration.metadataURL, adding: parameters)
-        let (http, clock, agent) = (services.resolver.http, services.resolver.clock, services.resolver.settings.userAgent)
+        let (http, clock, agent) = (
+            services.resolver.http, services.resolver.clock, services.resolver.settings.userAgent
+        )
         fetchTask = Task { [weak self] in
             let result = await Self.download(url, http: http, clock: clock, userAgent: agent)
             self?.liveMetadataArrived(result, sentParameters: parameters)
@@ -90,7 +92,9 @@ extension StreamManager {
     /// ``loadThirdPartyStream(_:streamSubtitles:)``.
     func fetchTimeline() {
         let url = registration.metadataURL
-        let (http, clock, agent) = (services.resolver.http, services.resolver.clock, services.resolver.settings.userAgent)
+        let (http, clock, agent) = (
+            services.resolver.http, services.resolver.clock, services.resolver.settings.userAgent
+        )
         fetchTask = Task { [weak self] in
             var result: Result<Data, StreamFetchFailure> = .failure(StreamFetchFailure(description: "not fetched"))
             for attempt in 1...Self.timelineAttempts {
@@ -165,7 +169,8 @@ extension StreamManager {
         do {
             let response = try await http.send(request, deadlineOn: clock)
             guard (200..<300).contains(response.statusCode) else {
-                return .failure(StreamFetchFailure(description: "HTTP \(response.statusCode) from \(url.absoluteString)"))
+                return .failure(
+                    StreamFetchFailure(description: "HTTP \(response.statusCode) from \(url.absoluteString)"))
             }
             return .success(response.body)
         } catch HTTPClientError.timedOut {

@@ -117,7 +117,9 @@ extension StreamTimeline {
         jump(to: to, into: &effects)
     }
 
-    private mutating func snapBack(to start: TimeInterval, resumingAt target: TimeInterval, into effects: inout [Effect]) {
+    private mutating func snapBack(
+        to start: TimeInterval, resumingAt target: TimeInterval, into effects: inout [Effect]
+    ) {
         resumeAfterBreak = target
         expectedLanding = (start, 0)
         effects.append(.log("snapback: playing the ad break at \(start) s, then resuming at \(target) s"))

@@ -288,7 +288,9 @@ struct StreamTimeline: Sendable {
                 segments.append(Segment(start: slot.start, end: slot.end, breakIndex: breakIndex, adIndex: adIndex))
                 slotCursor = slot.end
             }
-            if item.end > slotCursor { segments.append(Segment(start: slotCursor, end: item.end, breakIndex: breakIndex)) }
+            if item.end > slotCursor {
+                segments.append(Segment(start: slotCursor, end: item.end, breakIndex: breakIndex))
+            }
             cursor = item.end
         }
         segments.append(Segment(start: cursor, end: .infinity))

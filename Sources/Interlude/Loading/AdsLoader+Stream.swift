@@ -50,7 +50,8 @@ extension AdsLoader {
         } catch HTTPClientError.timedOut {
             throw AdError(
                 type: .loadingFailed, code: .vastLoadTimeout,
-                message: "stream registration at \(values.url.absoluteString) did not answer within \(values.timeout) s")
+                message: "stream registration at \(values.url.absoluteString) did not answer within \(values.timeout) s"
+            )
         } catch {
             throw AdError(
                 type: .loadingFailed, code: .streamInitializationFailed,
