@@ -27,37 +27,50 @@ enum StreamFixtures {
 
     /// VOD: 120 s of content with a 20 s pre-roll (2 ads), a 30 s mid-roll at
     /// content 60 (3 ads, stream 80–110) and a 10 s post-roll at content 120
-    /// (stream 170–180). Every ad event has a tag whose key is its event ID.
-    static let vodBreaks: [(id: String, type: String, start: Double, ads: [String])] = [
-        ("pre", "pre", 0, ["p1", "p2"]), ("mid1", "mid", 80, ["m1", "m2", "m3"]), ("post", "post", 170, ["z1"]),
+    /// (stream 170–180), as `interlude serve` writes a VOD timeline: each
+    /// event with its full ID and stream time (complete one 30 fps frame
+    /// before the ad's end), and the tags keyed by the IDs' prefixes.
+    static let vodBreaks: [(id: String, type: String, start: Double, content: Double, ads: [String])] = [
+        ("pre", "pre", 0, 0, ["p1", "p2"]), ("mid1", "mid", 80, 60, ["m1", "m2", "m3"]),
+        ("post", "post", 170, 120, ["z1"]),
     ]
     static let vodStreamDuration: TimeInterval = 180
+    static let vodEventTypes = ["start", "firstquartile", "midpoint", "thirdquartile", "complete"]
 
     static func vodMetadata(clickThrough: String? = "https://advertiser.example/landing") -> String {
         var tags: [String: Any] = [:]
-        var ads: [String: Any] = [:]
-        var breaks: [String: Any] = [:]
+        var breaks: [[String: Any]] = []
         for item in vodBreaks {
-            breaks[item.id] = [
-                "type": item.type, "start": item.start, "duration": Double(item.ads.count) * 10,
-                "ads": item.ads.count,
-            ]
+            var ads: [[String: Any]] = []
             for (index, ad) in item.ads.enumerated() {
+                let start = item.start + Double(index) * 10
+                let offsets = [0, 2.5, 5, 7.5, 9.967]
+                let events = zip(vodEventTypes, offsets).map { type, offset -> [String: Any] in
+                    tags[vodTagKey(ad, type)] = ["ad": ad, "ad_break_id": item.id, "type": type]
+                    return ["type": type, "id": vodEventID(ad, type), "time": start + offset]
+                }
                 var entry: [String: Any] = [
-                    "ad_break_id": item.id, "position": index + 1, "duration": 10, "title": "Ad \(ad)",
-                    "ad_system": "interlude", "creative_id": "c-\(ad)",
+                    "id": ad, "position": index + 1, "start": start, "duration": 10, "title": "Ad \(ad)",
+                    "advertiser": "Interlude", "creative_id": "c-\(ad)", "events": events,
+                    "click_tracking_urls": ["\(server)/track/stream-1/\(ad)/click"],
                 ]
                 if let clickThrough { entry["clickthrough_url"] = clickThrough }
-                ads[ad] = entry
-                for type in ["start", "firstquartile", "midpoint", "thirdquartile", "complete"] {
-                    tags[vodEventID(ad, type)] = ["ad": ad, "ad_break_id": item.id, "type": type]
-                }
+                ads.append(entry)
             }
+            breaks.append([
+                "id": item.id, "index": breaks.count, "type": item.type, "content_time": item.content,
+                "start": item.start, "duration": Double(item.ads.count) * 10, "ads": ads,
+            ])
         }
-        return json(["tags": tags, "ads": ads, "ad_breaks": breaks])
+        return json([
+            "stream_id": streamID, "content_duration": 120, "duration": vodStreamDuration, "breaks": breaks,
+            "tags": tags,
+        ])
     }
 
-    static func vodEventID(_ ad: String, _ type: String) -> String { "google_\(ad)_\(type)" }
+    static func vodTagKey(_ ad: String, _ type: String) -> String { "google_\(ad)_\(type)" }
+    /// The full ID: the tag key plus a check, as the server makes them.
+    static func vodEventID(_ ad: String, _ type: String) -> String { vodTagKey(ad, type) + "_c4f1" }
 
     /// Live: break `b7` (mid, 30 s, 3 ads of 10 s). Tag keys are prefixes
     /// of the event IDs the stream carries (`google_7<ad><event>` + a suffix).

@@ -133,7 +133,7 @@ struct StreamManagerVODTests {
         #expect(harness.recorder.types.isEmpty)
     }
 
-    @Test(arguments: ["not json", "[]", #"{"ad_breaks":{"b":{"start":"soon"}}}"#])
+    @Test(arguments: ["not json", "[]", #"{"breaks":[{"id":"b","start":"soon"}]}"#])
     func aMalformedTimelineIsReportedAndNothingPlays(body: String) async throws {
         let harness = StreamHarness.vod(metadata: .body(body))
         let manager = try await harness.manager(live: false)
@@ -143,7 +143,8 @@ struct StreamManagerVODTests {
         if body.hasPrefix("{") {
             // A readable document with unusable breaks: the stream plays with no ads known.
             #expect(harness.recorder.errors.isEmpty)
-            #expect(harness.recorder.logs.contains { $0.contains("break b has no start") })
+            #expect(harness.recorder.logs.contains { $0.contains("1 malformed entries left out") })
+            #expect(harness.recorder.types == [.streamLoaded, .streamStarted])
         } else {
             #expect(harness.recorder.errors.map(\.code) == [.streamInitializationFailed])
             #expect(harness.display.commands.isEmpty)
@@ -185,14 +186,15 @@ struct StreamManagerVODTests {
 
     @Test func timedMetadataInAVODStreamIsIgnoredWithOneLog() async throws {
         let harness = StreamHarness.vod()
-        harness.display.cues = [.id3("google_p1_start", at: 1), .id3("google_p1_midpoint", at: 2)]
+        let start = StreamFixtures.vodEventID("p1", "start")
+        harness.display.cues = [.id3(start, at: 1), .id3(StreamFixtures.vodEventID("p1", "midpoint"), at: 2)]
         let manager = try await harness.manager(live: false)
         defer { withExtendedLifetime(manager) {} }
         manager.loadThirdPartyStream(StreamHarness.vtpURL, streamSubtitles: nil)
         await harness.clock.simulate(for: 21)
         #expect(harness.recorder.logs.filter { $0.contains("timed metadata ignored") }.count == 1)
         await harness.loader.beaconQueue.waitUntilIdle()
-        #expect(harness.verificationRequests.filter { $0.hasSuffix("google_p1_start") }.count == 1)
+        #expect(harness.verificationRequests.filter { $0.hasSuffix(start) }.count == 1)
     }
 
     @Test func aStreamThatFailsToPlayIsReportedAndTheBackupPlaysWhenAsked() async throws {
@@ -208,5 +210,65 @@ struct StreamManagerVODTests {
         #expect(harness.recorder.errors.map(\.code) == [.videoPlayError])
         #expect(harness.recorder.errors.first?.type == .playingFailed)
         #expect(harness.display.commands.suffix(2) == ["loadStream http://127.0.0.1:9/backup.m3u8", "play"])
+    }
+
+    @Test func aVODTimelineStillPendingLoadsTheStreamSoTheVTPAsksForPodsThenPlays() async throws {
+        let harness = StreamHarness.vod(
+            metadata: .sequence([
+                .status(202, #"{"status":"pending"}"#), .status(202, #"{"status":"pending"}"#),
+                .body(StreamFixtures.vodMetadata()),
+            ]))
+        let manager = try await harness.manager(live: false)
+        defer { withExtendedLifetime(manager) {} }
+        manager.loadThirdPartyStream(StreamHarness.vtpURL, streamSubtitles: nil)
+        await harness.clock.simulate(for: 0.5)
+        // Loaded (the VTP sees the manifest request), not played: the timeline is not in.
+        #expect(harness.display.commands == ["loadStream \(StreamHarness.vtpURL.absoluteString)"])
+        #expect(harness.recorder.types.isEmpty)
+        await harness.clock.simulate(for: 2.5)
+        #expect(harness.metadataRequests.count == 3)
+        #expect(harness.display.commands.suffix(1) == ["play"])
+        #expect(harness.recorder.types.prefix(2) == [.streamLoaded, .streamStarted])
+        #expect(manager.cuepoints.count == 3)
+    }
+
+    @Test func aTimelinePendingForeverIs1020() async throws {
+        let harness = StreamHarness.vod(metadata: .status(202, ""))
+        let manager = try await harness.manager(live: false)
+        defer { withExtendedLifetime(manager) {} }
+        manager.loadThirdPartyStream(StreamHarness.vtpURL, streamSubtitles: nil)
+        await harness.clock.simulate(for: StreamManager.timelineWait + 2)
+        #expect(harness.recorder.errors.map(\.code) == [.streamInitializationFailed])
+        #expect(harness.recorder.errors.first?.message.contains("pending") == true)
+        #expect(harness.clock.sleeperCount == 0)
+    }
+
+    @Test func googleStyleVODMetadataWithoutATimelineIsToldByTimedMetadata() async throws {
+        let harness = StreamHarness.vod(metadata: .body(StreamFixtures.liveMetadata(adCount: 1)))
+        harness.display.cues = StreamFixtures.liveCues(start: 30, adCount: 1)
+        let manager = try await harness.manager(live: false)
+        defer { withExtendedLifetime(manager) {} }
+        manager.loadThirdPartyStream(StreamHarness.vtpURL, streamSubtitles: nil)
+        await harness.clock.simulate(for: 45)
+        #expect(
+            harness.recorder.types == [.streamLoaded, .streamStarted, .adPeriodStarted, .adBreakStarted] + Self.adEvents
+                + [
+                    .adBreakEnded, .adPeriodEnded,
+                ])
+        #expect(manager.cuepoints.isEmpty)
+        await harness.loader.beaconQueue.waitUntilIdle()
+        #expect(harness.verificationRequests.count == 5)
+    }
+
+    @Test func clickThroughPingsClickTrackingThroughTheBeaconQueue() async throws {
+        let harness = StreamHarness.vod()
+        let manager = try await harness.manager(live: false)
+        defer { withExtendedLifetime(manager) {} }
+        manager.loadThirdPartyStream(StreamHarness.vtpURL, streamSubtitles: nil)
+        await harness.clock.simulate(for: 3)
+        manager.clicked()
+        await harness.loader.beaconQueue.waitUntilIdle()
+        #expect(
+            harness.http.requestedURLs.filter { $0 == "\(StreamFixtures.server)/track/stream-1/p1/click" }.count == 1)
     }
 }

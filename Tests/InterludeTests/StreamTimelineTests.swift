@@ -203,14 +203,48 @@ struct StreamTimelineTests {
 
     @Test func malformedBreaksAreLeftOutAndReported() throws {
         let document = StreamFixtures.json([
-            "ad_breaks": [
-                "nostart": ["duration": 10], "ok": ["start": 10, "duration": 10, "ads": 1],
-                "overlap": ["start": 15, "duration": 10], "empty": ["start": 50],
-            ],
-            "ads": ["a": ["ad_break_id": "ok", "duration": 30]],
+            "breaks": [
+                ["id": "nostart", "duration": 10],
+                ["id": "ok", "start": 10, "duration": 10, "ads": [["id": "a", "duration": 30]]],
+                ["id": "overlap", "start": 15, "duration": 10], ["id": "empty", "start": 50], "not an object",
+                [
+                    "id": "x", "start": 60, "duration": 10,
+                    "ads": [["id": "b", "start": 55, "duration": 5], ["position": 2]],
+                ],
+            ]
         ])
-        let timeline = StreamTimeline(vod: try PodMetadata(parsing: Data(document.utf8)))
-        #expect(timeline.cuepoints == [Cuepoint(startTime: 10, endTime: 20, isPlayed: false)])
+        let metadata = try PodMetadata(parsing: Data(document.utf8))
+        // "nostart" and the string are malformed entries; so is the ad without an id.
+        #expect(metadata.skippedEntries == 3)
+        let timeline = StreamTimeline(vod: metadata)
+        #expect(
+            timeline.cuepoints == [
+                Cuepoint(startTime: 10, endTime: 20, isPlayed: false),
+                Cuepoint(startTime: 60, endTime: 70, isPlayed: false),
+            ])
+        // Ad "a" runs past its break, "overlap" overlaps "ok", "empty" has no duration, ad "b" starts before its break.
         #expect(timeline.skippedOnLoad.count == 4)
+        #expect(timeline.breaks.map { $0.ads.count } == [0, 0])
+    }
+
+    @Test func eventsFireAtTheTimelinesTimesAndVerifyWithTheFullIDs() {
+        var driver = TimelineDriver.vod()
+        let beforeComplete = driver.play(to: 9.75)
+        #expect(!eventTypes(beforeComplete).contains(.complete))
+        // Complete is at 9.967, a frame before the ad's end.
+        let complete = driver.play(to: 10)
+        #expect(eventTypes(complete) == [.complete, .started])
+        #expect(
+            verifications(complete) == [
+                StreamFixtures.vodEventID("p1", "complete"), StreamFixtures.vodEventID("p2", "start"),
+            ])
+    }
+
+    @Test func clickingPingsTheAdsClickTracking() {
+        var driver = TimelineDriver.vod()
+        _ = driver.play(to: 3)
+        var effects: [StreamTimeline.Effect] = []
+        driver.timeline.clicked(into: &effects)
+        #expect(effects.contains(.clickTracking(["\(StreamFixtures.server)/track/stream-1/p1/click"])))
     }
 }

@@ -1,18 +1,28 @@
 import Foundation
 
 /// The pod-serving API's metadata for a stream (DAI.md §2), read from
-/// `GET {metadata_url}`:
+/// `GET {metadata_url}`. Live, as Google's pod-serving metadata:
 ///
 /// ```json
 /// {"tags": {"google_0123": {"ad": "a1", "ad_break_id": "b1", "type": "start"}},
 ///  "ads": {"a1": {"ad_break_id": "b1", "position": 1, "duration": 10, "title": "…",
-///                 "clickthrough_url": "https://…", "slate": false}},
-///  "ad_breaks": {"b1": {"type": "mid", "duration": 30, "expected_duration": 30, "ads": 3, "start": 120}}}
+///                 "clickthrough_url": "https://…", "click_tracking_urls": ["…"], "slate": false}},
+///  "ad_breaks": {"b1": {"type": "mid", "duration": 30, "expected_duration": 30, "ads": 3}}}
 /// ```
 ///
-/// Live streams name the events their timed metadata carries; VOD streams
-/// (ours) add each break's stream-time `start`, and their tag keys are the
-/// full event IDs to verify. Unknown fields are ignored.
+/// VOD adds the stitched timeline as `interlude serve` writes it (schema
+/// ours), every time in stream seconds, each event with the full ID it
+/// verifies with:
+///
+/// ```json
+/// {"breaks": [{"id": "vod_0", "type": "pre", "content_time": 0, "start": 0, "duration": 20,
+///              "ads": [{"id": "a1", "position": 1, "start": 0, "duration": 10, "title": "…",
+///                       "clickthrough_url": "…", "click_tracking_urls": ["…"],
+///                       "events": [{"type": "start", "id": "google_…", "time": 0}, …]}]}],
+///  "tags": {…}}
+/// ```
+///
+/// Unknown fields are ignored; malformed entries are left out and counted.
 struct PodMetadata: Sendable, Hashable {
     /// A tag's event type (`type`). Open: a server may send more.
     struct EventKind: RawRepresentable, Sendable, Hashable {
@@ -59,6 +69,8 @@ struct PodMetadata: Sendable, Hashable {
         var creativeAdID = ""
         var dealID = ""
         var clickThroughURL: URL?
+        /// Pinged when the user clicks through (`click_tracking_urls`).
+        var clickTrackingURLs: [String] = []
         var isSlate = false
     }
 
@@ -69,10 +81,36 @@ struct PodMetadata: Sendable, Hashable {
         var type: String?
         var duration: TimeInterval?
         var expectedDuration: TimeInterval?
-        /// How many ads the break holds (`ads`).
+        /// How many ads the break holds (`ads`, slate not counted).
         var adCount: Int?
-        /// VOD (ours): the break's start in stream seconds.
+    }
+
+    /// One break of a VOD timeline (`breaks`).
+    struct VODBreak: Sendable, Hashable {
+        var id: String
+        /// `pre`, `mid` or `post`, when given.
+        var type: String?
+        /// Content seconds where the break sits (`content_time`).
+        var contentTime: TimeInterval?
+        /// Stream seconds where it starts.
+        var start: TimeInterval
+        var duration: TimeInterval?
+        var ads: [VODAd]
+    }
+
+    /// One ad of a VOD break.
+    struct VODAd: Sendable, Hashable {
+        var info: AdInfo
+        /// Stream seconds; back to back from the break's start when absent.
         var start: TimeInterval?
+        var events: [VODEvent]
+    }
+
+    /// One event of a VOD ad: the ID it verifies with and when it fires.
+    struct VODEvent: Sendable, Hashable {
+        var kind: EventKind
+        var id: String
+        var time: TimeInterval?
     }
 
     /// Why a metadata document was not used.
@@ -83,6 +121,9 @@ struct PodMetadata: Sendable, Hashable {
     var tags: [String: Tag] = [:]
     var ads: [String: AdInfo] = [:]
     var breaks: [String: BreakInfo] = [:]
+    /// VOD: the stitched timeline, in the document's order; nil when the
+    /// document has none (live, or a VOD stream told by timed metadata).
+    var vodBreaks: [VODBreak]?
     /// Entries left out because they were malformed or named an ad that does not exist.
     var skippedEntries = 0
     /// Lengths of the tag keys, longest first, for prefix lookup.
@@ -93,6 +134,8 @@ struct PodMetadata: Sendable, Hashable {
     static let maxTags = 20_000
     static let maxAds = 5_000
     static let maxBreaks = 1_000
+    /// Most ads and events in a VOD timeline.
+    static let maxTimelineEntries = 20_000
 
     init() {}
 
@@ -115,6 +158,17 @@ struct PodMetadata: Sendable, Hashable {
                     "metadata has \(rawTags.count) tags, \(rawAds.count) ads, \(rawBreaks.count) breaks (most accepted: \(Self.maxTags), \(Self.maxAds), \(Self.maxBreaks))"
             )
         }
+        if let timeline = document.timeline {
+            let entries = timeline.reduce(0) { total, item in
+                total + 1 + (item.value?.ads.reduce(0) { $0 + 1 + ($1.value?.events.count ?? 0) } ?? 0)
+            }
+            guard timeline.count <= Self.maxBreaks, entries <= Self.maxTimelineEntries else {
+                throw ParseError(
+                    description:
+                        "metadata's timeline has \(timeline.count) breaks and \(entries) entries (most accepted: \(Self.maxBreaks), \(Self.maxTimelineEntries))"
+                )
+            }
+        }
         for (id, entry) in rawBreaks {
             guard let fields = entry.value, !id.isEmpty else {
                 skippedEntries += 1
@@ -122,8 +176,7 @@ struct PodMetadata: Sendable, Hashable {
             }
             breaks[id] = BreakInfo(
                 id: id, type: fields.type?.lowercased(), duration: Self.seconds(fields.duration),
-                expectedDuration: Self.seconds(fields.expectedDuration), adCount: Self.count(fields.ads),
-                start: Self.seconds(fields.start))
+                expectedDuration: Self.seconds(fields.expectedDuration), adCount: Self.count(fields.ads))
         }
         for (id, entry) in rawAds {
             guard let fields = entry.value, !id.isEmpty else {
@@ -142,6 +195,38 @@ struct PodMetadata: Sendable, Hashable {
                 adID: fields.ad, breakID: breakID, kind: EventKind(rawValue: fields.type))
         }
         keyLengths = Set(tags.keys.map(\.utf8.count)).sorted(by: >)
+        vodBreaks = document.timeline.map { entries in
+            entries.compactMap { entry -> VODBreak? in
+                guard let fields = entry.value else {
+                    skippedEntries += 1
+                    return nil
+                }
+                return vodBreak(fields)
+            }
+        }
+    }
+
+    private mutating func vodBreak(_ fields: MetadataDocument.VODBreakFields) -> VODBreak? {
+        guard let start = Self.seconds(fields.start) else {
+            skippedEntries += 1
+            return nil
+        }
+        let ads = fields.ads.compactMap { entry -> VODAd? in
+            guard let ad = entry.value, !ad.id.isEmpty else {
+                skippedEntries += 1
+                return nil
+            }
+            var info = Self.adInfo(id: ad.id, ad.common)
+            info.breakID = fields.id
+            let events = ad.events.compactMap { event -> VODEvent? in
+                guard let event = event.value, !event.id.isEmpty else { return nil }
+                return VODEvent(kind: EventKind(rawValue: event.type), id: event.id, time: Self.seconds(event.time))
+            }
+            return VODAd(info: info, start: Self.seconds(ad.start), events: events)
+        }
+        return VODBreak(
+            id: fields.id, type: fields.type?.lowercased(), contentTime: Self.seconds(fields.contentTime), start: start,
+            duration: Self.seconds(fields.duration), ads: ads)
     }
 
     /// A key written without `google_` is read as if it had it.
@@ -174,6 +259,7 @@ struct PodMetadata: Sendable, Hashable {
         info.creativeAdID = fields.creativeAdID ?? ""
         info.dealID = fields.dealID ?? ""
         info.clickThroughURL = clickThrough(fields.clickThroughURL)
+        info.clickTrackingURLs = (fields.clickTrackingURLs ?? []).filter(\.isHTTPURLString)
         info.isSlate = fields.slate ?? false
         return info
     }
@@ -230,6 +316,7 @@ struct MetadataDocument: Decodable {
     struct AdFields: Decodable {
         var adBreakID, title, description, advertiser, adSystem, adID, creativeID, creativeAdID, dealID: String?
         var clickThroughURL: String?
+        var clickTrackingURLs: [String]?
         var position, duration: Double?
         var slate: Bool?
         enum CodingKeys: String, CodingKey {
@@ -241,6 +328,7 @@ struct MetadataDocument: Decodable {
             case creativeAdID = "creative_ad_id"
             case dealID = "deal_id"
             case clickThroughURL = "clickthrough_url"
+            case clickTrackingURLs = "click_tracking_urls"
             case position, duration, slate
         }
         init(from decoder: any Decoder) throws {
@@ -255,6 +343,7 @@ struct MetadataDocument: Decodable {
             creativeAdID = container.lenientString(.creativeAdID)
             dealID = container.lenientString(.dealID)
             clickThroughURL = container.lenientString(.clickThroughURL)
+            clickTrackingURLs = try? container.decodeIfPresent([String].self, forKey: .clickTrackingURLs)
             position = container.lenientNumber(.position)
             duration = container.lenientNumber(.duration)
             slate = try? container.decodeIfPresent(Bool.self, forKey: .slate)
@@ -263,11 +352,11 @@ struct MetadataDocument: Decodable {
 
     struct BreakFields: Decodable {
         var type: String?
-        var duration, expectedDuration, ads, start: Double?
+        var duration, expectedDuration, ads: Double?
         enum CodingKeys: String, CodingKey {
             case type, duration
             case expectedDuration = "expected_duration"
-            case ads, start
+            case ads
         }
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -275,17 +364,67 @@ struct MetadataDocument: Decodable {
             duration = container.lenientNumber(.duration)
             expectedDuration = container.lenientNumber(.expectedDuration)
             ads = container.lenientNumber(.ads)
+        }
+    }
+
+    struct VODEventFields: Decodable {
+        var type: String
+        var id: String
+        var time: Double?
+        enum CodingKeys: String, CodingKey { case type, id, time }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            type = try container.decode(String.self, forKey: .type)
+            id = try container.decode(String.self, forKey: .id)
+            time = container.lenientNumber(.time)
+        }
+    }
+
+    struct VODAdFields: Decodable {
+        var id: String
+        var start: Double?
+        var common: AdFields
+        var events: [Entry<VODEventFields>]
+        enum CodingKeys: String, CodingKey { case id, start, events }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(String.self, forKey: .id)
             start = container.lenientNumber(.start)
+            events = (try? container.decodeIfPresent([Entry<VODEventFields>].self, forKey: .events)) ?? []
+            common = try AdFields(from: decoder)
+        }
+    }
+
+    struct VODBreakFields: Decodable {
+        var id: String
+        var type: String?
+        var contentTime, start, duration: Double?
+        var ads: [Entry<VODAdFields>]
+        enum CodingKeys: String, CodingKey {
+            case id, type, start, duration, ads
+            case contentTime = "content_time"
+        }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(String.self, forKey: .id)
+            type = container.lenientString(.type)
+            contentTime = container.lenientNumber(.contentTime)
+            start = container.lenientNumber(.start)
+            duration = container.lenientNumber(.duration)
+            ads = (try? container.decodeIfPresent([Entry<VODAdFields>].self, forKey: .ads)) ?? []
         }
     }
 
     var tags: [String: Entry<TagFields>]
     var ads: [String: Entry<AdFields>]
     var breaks: [String: Entry<BreakFields>]
+    /// VOD: the `breaks` array.
+    var timeline: [Entry<VODBreakFields>]?
 
     enum CodingKeys: String, CodingKey {
         case tags, ads
         case breaks = "ad_breaks"
+        case timeline = "breaks"
     }
 
     init(from decoder: any Decoder) throws {
@@ -293,6 +432,7 @@ struct MetadataDocument: Decodable {
         tags = (try? container.decodeIfPresent([String: Entry<TagFields>].self, forKey: .tags)) ?? [:]
         ads = (try? container.decodeIfPresent([String: Entry<AdFields>].self, forKey: .ads)) ?? [:]
         breaks = (try? container.decodeIfPresent([String: Entry<BreakFields>].self, forKey: .breaks)) ?? [:]
+        timeline = try? container.decodeIfPresent([Entry<VODBreakFields>].self, forKey: .timeline)
     }
 }
 

@@ -9,7 +9,15 @@ extension StreamManager {
 
     func displayLoaded() {
         guard !playingBackup else { return }
-        guard !streamLoadedSent else { return }
+        displayHasLoaded = true
+        // VOD: `streamLoaded` needs the timeline too (apps map bookmarks with it on that event).
+        guard isLive || timelineReady else { return }
+        finishStreamLoad()
+    }
+
+    /// `streamLoaded` once; a VOD stream then plays.
+    func finishStreamLoad() {
+        guard !streamLoadedSent, !destroyed else { return }
         streamLoadedSent = true
         // The app may seek to a bookmark here (`streamTime(forContentTime:)`), before playback.
         emit(AdEvent(type: .streamLoaded))
@@ -67,14 +75,14 @@ extension StreamManager {
         // Before its stream loads, a VOD display reports whatever the app played in it.
         guard !playingBackup, !destroyed, isLive || streamLoadedSent else { return }
         // A display that plays without saying it loaded or started: its progress says both.
-        if !streamLoadedSent { displayLoaded() }
+        if !streamLoadedSent { finishStreamLoad() }
         if !streamStartedSent {
             isStreamPlaying = true
             sendStreamStarted()
         }
         effects.removeAll(keepingCapacity: true)
         timeline.playheadMoved(to: streamTime, at: services.resolver.clock.now, into: &effects)
-        if isLive { fireDueEvents(upTo: streamTime) }
+        if usesTimedMetadata { fireDueEvents(upTo: streamTime) }
         perform()
     }
 
@@ -90,7 +98,7 @@ extension StreamManager {
         guard !destroyed, !playingBackup else { return }
         let ids = StreamEventID.ids(in: values)
         guard !ids.isEmpty else { return }
-        guard isLive else {
+        guard usesTimedMetadata else {
             if !ignoredVODMetadata {
                 ignoredVODMetadata = true
                 emitLog("timed metadata ignored: VOD ad events come from the stream's timeline")

@@ -5,6 +5,15 @@ struct StreamFetchFailure: Error, Sendable, CustomStringConvertible {
     var description: String
 }
 
+/// What one metadata request came back with.
+enum MetadataAnswer: Sendable {
+    case document(Data)
+    /// 202: not ready yet (a VOD timeline before the VTP has asked for its
+    /// pods); ask again after this many seconds.
+    case pending(TimeInterval)
+    case failed(StreamFetchFailure)
+}
+
 extension StreamManager {
     /// Seconds allowed for one metadata request.
     nonisolated static let metadataTimeout: TimeInterval = 8
@@ -14,6 +23,8 @@ extension StreamManager {
     static let maxHeldIDs = 64
     /// Tries for the VOD timeline before the stream fails with 1020.
     static let timelineAttempts = 2
+    /// Seconds a VOD timeline may stay pending (202) before the stream fails with 1020.
+    static let timelineWait: TimeInterval = 30
 
     // MARK: - Live metadata
 
@@ -56,16 +67,16 @@ extension StreamManager {
             services.resolver.http, services.resolver.clock, services.resolver.settings.userAgent
         )
         fetchTask = Task { [weak self] in
-            let result = await Self.download(url, http: http, clock: clock, userAgent: agent)
-            self?.liveMetadataArrived(result, sentParameters: parameters)
+            let answer = await Self.download(url, http: http, clock: clock, userAgent: agent)
+            self?.liveMetadataArrived(answer, sentParameters: parameters)
         }
     }
 
-    private func liveMetadataArrived(_ result: Result<Data, StreamFetchFailure>, sentParameters: [String: String]?) {
+    private func liveMetadataArrived(_ answer: MetadataAnswer, sentParameters: [String: String]?) {
         fetchTask = nil
         guard !destroyed else { return }
-        switch result {
-        case .success(let body):
+        switch answer {
+        case .document(let body):
             do {
                 metadata = try PodMetadata(parsing: body)
                 if metadata.skippedEntries > 0 {
@@ -75,7 +86,9 @@ extension StreamManager {
             } catch {
                 emitLog("metadata ignored, the previous kept: \(error)")
             }
-        case .failure(let failure):
+        case .pending:
+            services.logger.log(.debug, "stream \(registration.streamID): metadata not ready yet")
+        case .failed(let failure):
             emitLog("metadata fetch failed, the previous kept: \(failure)")
         }
         // Held events go now, resolved or not (an unknown one is logged and verified).
@@ -88,27 +101,47 @@ extension StreamManager {
 
     // MARK: - VOD timeline
 
-    /// Fetches the VOD break timeline, then loads the stream given to
-    /// ``loadThirdPartyStream(_:streamSubtitles:)``.
+    /// Fetches the VOD break timeline. While the API answers 202 (the VTP
+    /// has not asked for the stream's pods, which it does when the player
+    /// asks it for the manifest) the stream is loaded, not played, and the
+    /// timeline asked for again; `streamLoaded` waits for both.
     func fetchTimeline() {
         let url = registration.metadataURL
         let (http, clock, agent) = (
             services.resolver.http, services.resolver.clock, services.resolver.settings.userAgent
         )
+        let (attempts, wait) = (Self.timelineAttempts, Self.timelineWait)
         fetchTask = Task { [weak self] in
-            var result: Result<Data, StreamFetchFailure> = .failure(StreamFetchFailure(description: "not fetched"))
-            for attempt in 1...Self.timelineAttempts {
-                result = await Self.download(url, http: http, clock: clock, userAgent: agent)
-                guard case .failure = result, attempt < Self.timelineAttempts, !Task.isCancelled else { break }
-                do { try await clock.sleep(for: 1) } catch { return }
+            let deadline = clock.now + wait
+            var failuresLeft = attempts
+            while !Task.isCancelled {
+                switch await Self.download(url, http: http, clock: clock, userAgent: agent) {
+                case .document(let body):
+                    self?.timelineArrived(.success(body))
+                    return
+                case .pending(let after):
+                    self?.sendStreamToDisplay()
+                    guard clock.now + after <= deadline else {
+                        let failure = StreamFetchFailure(description: "still pending after \(Int(wait)) s")
+                        self?.timelineArrived(.failure(failure))
+                        return
+                    }
+                    do { try await clock.sleep(for: after) } catch { return }
+                case .failed(let failure):
+                    failuresLeft -= 1
+                    guard failuresLeft > 0 else {
+                        self?.timelineArrived(.failure(failure))
+                        return
+                    }
+                    do { try await clock.sleep(for: 1) } catch { return }
+                }
             }
-            self?.timelineArrived(result)
         }
     }
 
     private func timelineArrived(_ result: Result<Data, StreamFetchFailure>) {
         fetchTask = nil
-        guard !destroyed, let pending = pendingStream else { return }
+        guard !destroyed, pendingStream != nil else { return }
         let parsed: PodMetadata
         do {
             parsed = try PodMetadata(parsing: result.get())
@@ -121,19 +154,50 @@ extension StreamManager {
             return playBackupIfAsked()
         }
         metadata = parsed
-        var built = StreamTimeline(vod: parsed)
-        built.disableUi = rendering.disableUi
-        built.strings = timeline.strings
-        built.snapback = isSnapbackEnabled
-        timeline = built
-        for reason in built.skippedOnLoad { emitLog("timeline: \(reason)") }
-        emit(AdEvent(type: .cuepointsChanged, adData: ["cuepoints": Cuepoint.adDataValue(built.cuepoints)]))
+        if parsed.vodBreaks == nil {
+            // Google's VOD metadata has no timeline: its ads are told by timed metadata, as live ones are.
+            usesTimedMetadata = true
+            var built = StreamTimeline()
+            built.disableUi = rendering.disableUi
+            built.strings = timeline.strings
+            timeline = built
+            emitLog("the metadata has no VOD timeline: ad events come from the stream's timed metadata")
+        } else {
+            var built = StreamTimeline(vod: parsed)
+            built.disableUi = rendering.disableUi
+            built.strings = timeline.strings
+            built.snapback = isSnapbackEnabled
+            timeline = built
+            if parsed.skippedEntries > 0 { emitLog("timeline: \(parsed.skippedEntries) malformed entries left out") }
+            for reason in built.skippedOnLoad { emitLog("timeline: \(reason)") }
+            emit(AdEvent(type: .cuepointsChanged, adData: ["cuepoints": Cuepoint.adDataValue(built.cuepoints)]))
+        }
         guard !destroyed else { return }
-        pendingStream = nil
+        timelineReady = true
+        if displayHasLoaded {
+            finishStreamLoad()
+        } else {
+            sendStreamToDisplay()
+        }
+    }
+
+    /// Hands the stream to the display, once.
+    func sendStreamToDisplay() {
+        guard !destroyed, !streamSentToDisplay, let pending = pendingStream else { return }
+        streamSentToDisplay = true
         display?.loadStream(pending.url, subtitles: pending.subtitles)
     }
 
     // MARK: - Verification
+
+    /// The click-tracking pings of a click-through, in the stream's lane.
+    func clickBeacons(_ urls: [String]) -> [Beacon] {
+        urls.map { url in
+            Beacon(
+                url: url, event: "click", adID: "stream:\(registration.streamID)",
+                createdAt: services.resolver.macros.now())
+        }
+    }
 
     /// The media verification ping of one event: `{media_verification_url}{event ID}`,
     /// in one lane per stream (in order), keyed so a repeat is never sent twice.
@@ -163,20 +227,28 @@ extension StreamManager {
 
     nonisolated static func download(
         _ url: URL, http: any HTTPClient, clock: any AdClock, userAgent: String
-    ) async -> Result<Data, StreamFetchFailure> {
+    ) async -> MetadataAnswer {
         let request = HTTPRequest(
             url: url, headers: ["User-Agent": userAgent, "Accept": "application/json"], timeout: metadataTimeout)
         do {
             let response = try await http.send(request, deadlineOn: clock)
+            if response.statusCode == 202 { return .pending(retryAfter(response)) }
             guard (200..<300).contains(response.statusCode) else {
-                return .failure(
-                    StreamFetchFailure(description: "HTTP \(response.statusCode) from \(url.absoluteString)"))
+                let failure = "HTTP \(response.statusCode) from \(url.absoluteString)"
+                return .failed(StreamFetchFailure(description: failure))
             }
-            return .success(response.body)
+            return .document(response.body)
         } catch HTTPClientError.timedOut {
-            return .failure(StreamFetchFailure(description: "no answer within \(Int(metadataTimeout)) s"))
+            return .failed(StreamFetchFailure(description: "no answer within \(Int(metadataTimeout)) s"))
         } catch {
-            return .failure(StreamFetchFailure(description: "\(error)"))
+            return .failed(StreamFetchFailure(description: "\(error)"))
         }
+    }
+
+    /// `Retry-After` in seconds (0.5 to 5; 1 when absent or a date).
+    nonisolated static func retryAfter(_ response: HTTPResponse) -> TimeInterval {
+        let value = response.headers.first { $0.key.lowercased() == "retry-after" }?.value
+        guard let seconds = value.flatMap({ Double($0.trimmingWhitespace) }), seconds.isFinite else { return 1 }
+        return min(max(seconds, 0.5), 5)
     }
 }

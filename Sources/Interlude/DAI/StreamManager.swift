@@ -63,6 +63,14 @@ public final class StreamManager {
     var streamStartedSent = false
     var isStreamPlaying = false
     var playingBackup = false
+    /// Ad events come from timed metadata: live, or a VOD stream whose metadata has no timeline.
+    var usesTimedMetadata: Bool
+    /// VOD: the timeline is in.
+    var timelineReady = false
+    /// VOD: the display has reported the stream loaded.
+    var displayHasLoaded = false
+    /// VOD: the stream went to the display (early, while the timeline was pending, or once it came).
+    var streamSentToDisplay = false
     /// The stream URL given to ``loadThirdPartyStream(_:streamSubtitles:)``, loaded once the timeline is in.
     var pendingStream: (url: URL, subtitles: [[String: String]]?)?
     var pollTask: Task<Void, Never>?
@@ -84,6 +92,7 @@ public final class StreamManager {
         self.services = services
         self.request = request
         isLive = request.isLive
+        usesTimedMetadata = request.isLive
         streamId = registration.streamID
         display = request.videoDisplay
         timeline = StreamTimeline()
@@ -226,6 +235,7 @@ public final class StreamManager {
     /// Carries out ``effects``: events, delegate calls, UI, verification, seeks.
     func perform() {
         guard !effects.isEmpty else { return }
+        // Verification and click-tracking pings, sent together at the end.
         var verifications: [Beacon] = []
         // Swapped, not copied: a delegate may call back in (a seek) while
         // these run, and the buffer is reused by the next report.
@@ -254,6 +264,7 @@ public final class StreamManager {
                 } else {
                     emitLog("click-through \(url.absoluteString) (no link opener set)")
                 }
+            case .clickTracking(let urls): verifications += clickBeacons(urls)
             case .log(let message): emitLog(message)
             }
         }

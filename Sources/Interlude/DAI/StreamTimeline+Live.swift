@@ -173,7 +173,7 @@ extension StreamTimeline {
         live.currentAd = AdSlot(
             key: tag.adID, ad: Ad(streamAd: info, id: tag.adID, duration: duration, podInfo: podInfo), start: start,
             duration: duration, isSlate: info?.isSlate ?? false, clickThrough: info?.clickThroughURL,
-            fired: live.firedByAd[tag.adID] ?? 0)
+            clickTracking: info?.clickTrackingURLs ?? [], fired: live.firedByAd[tag.adID] ?? 0)
     }
 
     /// The number a break ID ends in (`3`, `break-3`), for a live pod index.

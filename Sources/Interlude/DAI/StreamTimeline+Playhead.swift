@@ -210,11 +210,12 @@ extension StreamTimeline {
         let slot = breaks[breakIndex].ads[adIndex]
         guard !slot.isSlate, slot.fired & AdMilestone.complete == 0, to > from else { return }
         for (bit, kind, fraction) in Self.quartileMarks {
-            let point = slot.start + slot.duration * fraction
+            let point = slot.eventTimes[kind] ?? slot.start + slot.duration * fraction
             if from < point, to >= point { fire(bit, kind, breakIndex, adIndex, into: &effects) }
         }
-        // A tick lands within a millisecond of the end, or past it.
-        if from < slot.end, to >= slot.end - 0.001 {
+        // On the timeline's time for it, or within a millisecond of the ad's end (a tick lands there or past it).
+        let completion = min(slot.eventTimes[.complete] ?? slot.end, slot.end) - 0.001
+        if from < completion + 0.001, to >= completion {
             fire(AdMilestone.complete, .complete, breakIndex, adIndex, into: &effects)
         }
     }
@@ -286,6 +287,7 @@ extension StreamTimeline {
             return effects.append(.log("clicked() ignored: the ad has no click-through"))
         }
         effects.append(.emit(AdEvent(type: .clicked, ad: slot.ad)))
+        if !slot.clickTracking.isEmpty { effects.append(.clickTracking(slot.clickTracking)) }
         effects.append(.openClickThrough(url))
     }
 }

@@ -25,6 +25,8 @@ struct StreamTimeline: Sendable {
         /// Move the display's playhead (snapback, or a refused seek).
         case seekStream(TimeInterval)
         case openClickThrough(URL)
+        /// Ping the ad's click-tracking URLs.
+        case clickTracking([String])
         case log(String)
     }
 
@@ -37,8 +39,11 @@ struct StreamTimeline: Sendable {
         var duration: TimeInterval
         var isSlate: Bool
         var clickThrough: URL?
+        var clickTracking: [String] = []
         /// VOD: the event ID each event of this ad verifies with.
         var eventIDs: [PodMetadata.EventKind: String] = [:]
+        /// VOD: when each event fires, when the timeline says (else by quartile of the ad).
+        var eventTimes: [PodMetadata.EventKind: TimeInterval] = [:]
         /// Events already fired (``AdMilestone`` bits).
         var fired: UInt8 = 0
         var end: TimeInterval { start + duration }
@@ -100,32 +105,34 @@ struct StreamTimeline: Sendable {
         var remaining: Int
     }
 
-    /// A VOD timeline from the stream's metadata. Breaks without a usable
-    /// `start` or duration, and breaks that overlap an earlier one, are left
-    /// out and reported in `skipped`.
+    /// A VOD timeline from the stream's metadata (its `breaks`). Breaks
+    /// without a usable duration, and breaks that overlap an earlier one,
+    /// are left out and reported in ``skippedOnLoad``.
     init(vod metadata: PodMetadata) {
         kind = .vod
         var laidOut: [Break] = []
         var skipped: [String] = []
-        let ordered = metadata.breaks.values.sorted { ($0.start ?? -1, $0.id) < ($1.start ?? -1, $1.id) }
-        for info in ordered {
-            guard let start = info.start else {
-                skipped.append("break \(info.id) has no start")
-                continue
-            }
-            if let previous = laidOut.last, start < previous.end - 0.001 {
-                skipped.append("break \(info.id) at \(start) s overlaps break \(previous.id)")
-                continue
-            }
-            let slots = Self.layOut(info, start: start, metadata: metadata, skipped: &skipped)
-            let duration = info.duration ?? slots.last.map { $0.end - start } ?? 0
-            guard duration > 0 else {
-                skipped.append("break \(info.id) has no duration")
-                continue
-            }
-            laidOut.append(Break(id: info.id, start: start, duration: duration, ads: slots, podIndex: 0))
+        var types: [String: String] = [:]
+        var contentTimes: [String: TimeInterval] = [:]
+        let ordered = (metadata.vodBreaks ?? []).enumerated().sorted {
+            ($0.element.start, $0.offset) < ($1.element.start, $1.offset)
         }
-        breaks = Self.numbered(laidOut, metadata: metadata)
+        for item in ordered.map(\.element) {
+            if let previous = laidOut.last, item.start < previous.end - 0.001 {
+                skipped.append("break \(item.id) at \(item.start) s overlaps break \(previous.id)")
+                continue
+            }
+            let slots = Self.layOut(item, metadata: metadata, skipped: &skipped)
+            let duration = item.duration ?? slots.last.map { $0.end - item.start } ?? 0
+            guard duration > 0 else {
+                skipped.append("break \(item.id) has no duration")
+                continue
+            }
+            types[item.id] = item.type
+            contentTimes[item.id] = item.contentTime
+            laidOut.append(Break(id: item.id, start: item.start, duration: duration, ads: slots, podIndex: 0))
+        }
+        breaks = Self.numbered(laidOut, types: types, contentTimes: contentTimes)
         skippedOnLoad = skipped
         segments = Self.segments(of: breaks)
     }
@@ -211,38 +218,53 @@ struct StreamTimeline: Sendable {
 
     // MARK: - Layout
 
-    /// The ads of one break, back to back from its start, in position order;
-    /// an ad without a duration takes what is left of the break.
+    /// The ads of one break at their starts (back to back from the
+    /// break's start where the timeline gives none); an ad without a
+    /// duration takes what is left of the break.
     private static func layOut(
-        _ info: PodMetadata.BreakInfo, start: TimeInterval, metadata: PodMetadata, skipped: inout [String]
+        _ item: PodMetadata.VODBreak, metadata: PodMetadata, skipped: inout [String]
     ) -> [AdSlot] {
-        let members = metadata.ads.values.filter { $0.breakID == info.id }
-            .sorted { ($0.position ?? Int.max, $0.id) < ($1.position ?? Int.max, $1.id) }
-        let total = info.adCount ?? members.filter { !$0.isSlate }.count
+        let members = item.ads.enumerated().sorted {
+            ($0.element.info.position ?? Int.max, $0.offset) < ($1.element.info.position ?? Int.max, $1.offset)
+        }.map(\.element)
+        let total = members.filter { !$0.info.isSlate }.count
+        let breakEnd = item.duration.map { item.start + $0 }
         var slots: [AdSlot] = []
-        var cursor = start
+        var cursor = item.start
         var position = 0
-        let breakEnd = info.duration.map { start + $0 }
         for member in members {
-            let remaining = breakEnd.map { $0 - cursor }
-            guard let duration = member.duration ?? remaining, duration > 0 else {
-                skipped.append("ad \(member.id) of break \(info.id) has no duration")
+            let info = member.info
+            let start = member.start ?? cursor
+            guard start >= cursor - 0.001 else {
+                skipped.append("ad \(info.id) of break \(item.id) starts before the ad or break ahead of it ends")
                 continue
             }
-            if let breakEnd, cursor + duration > breakEnd + 0.001 {
-                skipped.append("ad \(member.id) runs past the end of break \(info.id)")
+            guard let duration = info.duration ?? breakEnd.map({ $0 - start }), duration > 0 else {
+                skipped.append("ad \(info.id) of break \(item.id) has no duration")
                 continue
             }
-            if !member.isSlate { position += 1 }
+            if let breakEnd, start + duration > breakEnd + 0.001 {
+                skipped.append("ad \(info.id) runs past the end of break \(item.id)")
+                continue
+            }
+            if !info.isSlate { position += 1 }
             let podInfo = AdPodInfo(
-                adPosition: member.isSlate ? 0 : (member.position ?? position), totalAds: max(total, 1),
-                podIndex: 0, timeOffset: 0, maxDuration: info.duration ?? -1)
+                adPosition: info.isSlate ? 0 : (info.position ?? position), totalAds: max(total, 1), podIndex: 0,
+                timeOffset: 0, maxDuration: item.duration ?? -1)
             var slot = AdSlot(
-                key: member.id, ad: Ad(streamAd: member, id: member.id, duration: duration, podInfo: podInfo),
-                start: cursor, duration: duration, isSlate: member.isSlate, clickThrough: member.clickThroughURL)
-            for (key, tag) in metadata.tags where tag.adID == member.id { slot.eventIDs[tag.kind] = key }
+                key: info.id, ad: Ad(streamAd: info, id: info.id, duration: duration, podInfo: podInfo), start: start,
+                duration: duration, isSlate: info.isSlate, clickThrough: info.clickThroughURL,
+                clickTracking: info.clickTrackingURLs)
+            for event in member.events {
+                slot.eventIDs[event.kind] = event.id
+                if let time = event.time { slot.eventTimes[event.kind] = time }
+            }
+            // A timeline without events: the tags' keys are the IDs.
+            if member.events.isEmpty {
+                for (key, tag) in metadata.tags where tag.adID == info.id { slot.eventIDs[tag.kind] = key }
+            }
             slots.append(slot)
-            cursor += duration
+            cursor = start + duration
         }
         return slots
     }
@@ -250,17 +272,20 @@ struct StreamTimeline: Sendable {
     /// Pod indexes and time offsets (DAI.md §1): 0 for a pre-roll, 1…N for
     /// mid-rolls, N+1 for a post-roll; the offset is the break's content time
     /// (0 pre-roll, −1 post-roll).
-    private static func numbered(_ laidOut: [Break], metadata: PodMetadata) -> [Break] {
+    private static func numbered(
+        _ laidOut: [Break], types: [String: String], contentTimes: [String: TimeInterval]
+    ) -> [Break] {
         var result = laidOut
         var midrolls = 0
         var before: TimeInterval = 0
         for index in result.indices {
-            let type = metadata.breaks[result[index].id]?.type
+            let id = result[index].id
+            let type = types[id]
             let isPre = type == "pre" || (type == nil && result[index].start < 0.001)
             let isPost = type == "post"
             if !isPre && !isPost { midrolls += 1 }
             let podIndex = isPre ? 0 : isPost ? -1 : midrolls
-            let offset = isPre ? 0 : isPost ? -1 : result[index].start - before
+            let offset = isPre ? 0 : isPost ? -1 : contentTimes[id] ?? result[index].start - before
             before += result[index].duration
             result[index].podIndex = podIndex
             for slot in result[index].ads.indices {
