@@ -106,7 +106,7 @@ public final class ScriptedStreamDisplay: VideoDisplay {
     public func append(_ cue: Cue) {
         cues.append(cue)
         // What was handed over is not needed again unless the test seeks back: keep memory flat.
-        if cursor > 4096 {
+        if cursor > 1024 {
             cues.removeFirst(cursor)
             cursor = 0
         }

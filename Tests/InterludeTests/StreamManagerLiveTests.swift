@@ -187,14 +187,31 @@ struct StreamManagerLiveTests {
     @Test func theEventsStreamCarriesWhatTheDelegateHears() async throws {
         let harness = StreamHarness.live()
         harness.display.cues = StreamFixtures.liveCues(start: 5)
-        let manager = try await harness.manager(live: true)
+        let manager = try #require(try await harness.loader.loadStream(with: harness.request(live: true)).streamManager)
+        let events = manager.events
+        manager.delegate = harness.recorder
+        manager.initialize(with: nil)
         start(harness)
         await harness.clock.simulate(for: 40)
         manager.destroy()
         var streamed: [AdEvent.EventType] = []
-        for await event in manager.events where event.type != .log && event.type != .cuepointsChanged {
+        for await event in events where event.type != .log && event.type != .cuepointsChanged {
             streamed.append(event.type)
         }
         #expect(streamed == harness.recorder.types)
+        #expect(streamed.contains(.complete))
+        // Read after destroy: finished, empty.
+        var late = 0
+        for await _ in StreamManagerTestsSupport.freshEvents(of: manager) { late += 1 }
+        #expect(late == 0)
+    }
+}
+
+@MainActor
+enum StreamManagerTestsSupport {
+    /// The events stream of a manager that never handed one out.
+    static func freshEvents(of manager: StreamManager) -> AsyncStream<AdEvent> {
+        manager.eventStream = nil
+        return manager.events
     }
 }

@@ -14,6 +14,8 @@ enum StreamEventID {
 
     /// The IDs in one metadata report, in key order (deterministic), without repeats.
     static func ids(in metadata: [String: String]) -> [String] {
+        // Almost every report is one frame: no sorting, no repeat check.
+        if metadata.count == 1, let value = metadata.first?.value { return id(in: value).map { [$0] } ?? [] }
         guard !metadata.isEmpty else { return [] }
         var found: [String] = []
         for key in metadata.keys.sorted() {
@@ -25,14 +27,29 @@ enum StreamEventID {
 
     /// The ID in one value, or nil when it holds none (or one too long or
     /// with characters no URL path may carry unencoded and no server writes).
+    /// Found and cut on the UTF-8 bytes: every frame of a stream comes here.
     static func id(in value: String) -> String? {
-        guard let range = value.range(of: PodMetadata.eventIDPrefix) else { return nil }
-        var id = ""
-        for scalar in value.unicodeScalars[range.lowerBound...] {
-            guard scalar.value > 0x20, scalar.value < 0x7F else { break }
-            id.unicodeScalars.append(scalar)
-            guard id.utf8.count <= maxLength else { return nil }
+        let prefix = prefixBytes
+        var utf8 = value.utf8
+        // Most values are the ID itself: no search.
+        let start: String.UTF8View.Index
+        if utf8.starts(with: prefix) {
+            start = utf8.startIndex
+        } else {
+            guard let range = value.range(of: PodMetadata.eventIDPrefix) else { return nil }
+            start = range.lowerBound
+            utf8 = value.utf8
         }
-        return id.utf8.count > PodMetadata.eventIDPrefix.utf8.count ? id : nil
+        var end = start
+        var length = 0
+        while end < utf8.endIndex, utf8[end] > 0x20, utf8[end] < 0x7F {
+            length += 1
+            guard length <= maxLength else { return nil }
+            end = utf8.index(after: end)
+        }
+        guard length > prefix.count else { return nil }
+        return String(value[start..<end])
     }
+
+    private static let prefixBytes = Array(PodMetadata.eventIDPrefix.utf8)
 }

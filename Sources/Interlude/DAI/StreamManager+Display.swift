@@ -81,7 +81,7 @@ extension StreamManager {
             sendStreamStarted()
         }
         effects.removeAll(keepingCapacity: true)
-        timeline.playheadMoved(to: streamTime, at: services.resolver.clock.now, into: &effects)
+        timeline.playheadMoved(to: streamTime, at: clock.now, into: &effects)
         if usesTimedMetadata { fireDueEvents(upTo: streamTime) }
         perform()
     }

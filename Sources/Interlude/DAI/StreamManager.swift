@@ -21,10 +21,19 @@ public final class StreamManager {
     /// The stream's ID from the registration: hand it to your VTP handler.
     /// IMA's `streamId`.
     public private(set) var streamId: String?
-    /// Every event, also as a stream (for SwiftUI and `for await`). The
-    /// newest 1,000 unread events are kept, so a long live stream nobody
-    /// reads from does not grow.
-    public let events: AsyncStream<AdEvent>
+    /// Every event from the first access on, also as a stream (for
+    /// SwiftUI and `for await`; take it before ``initialize(with:)`` to
+    /// miss nothing). The newest 1,000 unread events are kept, so a long
+    /// live stream nobody reads from does not grow. Finished by ``destroy()``.
+    public var events: AsyncStream<AdEvent> {
+        if let eventStream { return eventStream }
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: AdEvent.self, bufferingPolicy: .bufferingNewest(1000))
+        if destroyed { continuation.finish() }
+        eventStream = stream
+        eventContinuation = continuation
+        return stream
+    }
     /// The custom UI as it should look now (hidden in content and in picture in picture).
     public private(set) var uiState: AdUIState = .hidden
     /// Opens click-through pages (``clicked()``); without one the click is only logged.
@@ -45,10 +54,14 @@ public final class StreamManager {
 
     let registration: StreamRegistration
     let services: LoaderServices
+    /// The loader's clock, read on every progress report.
+    let clock: any AdClock
     var request: StreamRequest?
     var display: (any VideoDisplay)?
     let displayProxy = StreamDisplayProxy()
-    let eventContinuation: AsyncStream<AdEvent>.Continuation
+    /// Made on the first read of ``events``: until then no event is copied into a buffer nobody reads.
+    var eventStream: AsyncStream<AdEvent>?
+    var eventContinuation: AsyncStream<AdEvent>.Continuation?
     var timeline: StreamTimeline
     var metadataQueue = TimedMetadataQueue()
     var metadata = PodMetadata()
@@ -90,6 +103,7 @@ public final class StreamManager {
     init(registration: StreamRegistration, request: StreamRequest, services: LoaderServices) {
         self.registration = registration
         self.services = services
+        clock = services.resolver.clock
         self.request = request
         isLive = request.isLive
         usesTimedMetadata = request.isLive
@@ -97,7 +111,6 @@ public final class StreamManager {
         display = request.videoDisplay
         timeline = StreamTimeline()
         if !request.isLive { timeline = StreamTimeline(vod: PodMetadata()) }
-        (events, eventContinuation) = AsyncStream.makeStream(of: AdEvent.self, bufferingPolicy: .bufferingNewest(1000))
         displayProxy.manager = self
     }
 
@@ -203,7 +216,7 @@ public final class StreamManager {
         heldEventIDs.removeAll()
         timeline = StreamTimeline()
         metadata = PodMetadata()
-        eventContinuation.finish()
+        eventContinuation?.finish()
     }
 
     // MARK: - Interlude additions
@@ -245,10 +258,13 @@ public final class StreamManager {
             pending.removeAll(keepingCapacity: true)
             if effects.isEmpty { effects = pending }
         }
-        for effect in pending {
+        // Taken from the end of the reversed list: each effect is moved out,
+        // not copied (an event's ad holds dozens of references).
+        pending.reverse()
+        while let effect = pending.popLast() {
             // Verifications of what fired before a destroy (the app may destroy from a delegate call) still go.
             guard !destroyed else { break }
-            switch effect {
+            switch consume effect {
             case .emit(let event): emit(event)
             case .progress(let progress):
                 delegate?.streamManager(
@@ -288,7 +304,7 @@ public final class StreamManager {
 
     func emit(_ event: AdEvent) {
         guard !destroyed else { return }
-        eventContinuation.yield(event)
+        eventContinuation?.yield(event)
         delegate?.streamManager(self, didReceive: event)
     }
 

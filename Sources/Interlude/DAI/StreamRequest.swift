@@ -139,6 +139,7 @@ public final class PictureInPictureProxy {
     private var observers: [UInt64: @MainActor (Bool) -> Void] = [:]
     private var nextObserver: UInt64 = 0
 
+    /// A proxy with picture in picture off.
     public init() {}
 
     /// Picture in picture started (`pictureInPictureControllerDidStartPictureInPicture`).

@@ -9,7 +9,23 @@ struct LiveState: Sendable {
     var podIndex = -2
     /// `adBreakStarted` was sent for the open break.
     var announced = false
-    var currentAd: StreamTimeline.AdSlot?
+    var currentAd: StreamTimeline.AdSlot? {
+        didSet {
+            current = currentAd.map {
+                CurrentAd(clock: $0.clock, isSlate: $0.isSlate, hasClickThrough: $0.clickThrough != nil)
+            }
+        }
+    }
+    /// What every report reads of the current ad, kept apart so that a
+    /// report never copies the slot (its ad holds dozens of references).
+    private(set) var current: CurrentAd?
+
+    struct CurrentAd: Sendable, Hashable {
+        var clock: AdClockFacts
+        var isSlate: Bool
+        var hasClickThrough: Bool
+        var end: TimeInterval { clock.start + clock.duration }
+    }
     /// Events fired for each ad of the open break.
     var firedByAd: [String: UInt8] = [:]
     var lastEventTime: TimeInterval = 0
@@ -88,13 +104,13 @@ extension StreamTimeline {
         playhead = time
         lastClock = now
         guard live.breakID != nil else { return }
-        if let ad = live.currentAd, ad.duration > 0, time > ad.end + Self.liveGrace {
-            effects.append(.log("ad \(ad.key) ended without a complete event"))
+        if let current = live.current, current.clock.duration > 0, time > current.end + Self.liveGrace {
+            effects.append(.log("ad \(live.currentAd?.key ?? "") ended without a complete event"))
             live.currentAd = nil
             hideUI(into: &effects)
         }
         let expectedEnd = live.breakDuration.map { live.breakStart + $0 } ?? live.lastEventTime
-        if live.currentAd == nil, time > expectedEnd + Self.liveGrace {
+        if live.current == nil, time > expectedEnd + Self.liveGrace {
             closeLiveBreak(reason: nil, into: &effects)
             return
         }
@@ -102,12 +118,15 @@ extension StreamTimeline {
     }
 
     private mutating func publishLive(at time: TimeInterval, into effects: inout [Effect]) {
-        guard let slot = live.currentAd, !slot.isSlate, slot.duration > 0, time >= slot.start - 0.5 else {
-            return hideUI(into: &effects)
-        }
-        publishProgress(
-            of: slot, at: time, breakDuration: live.breakDuration ?? slot.duration, key: live.generation,
-            into: &effects)
+        guard let current = live.current, !current.isSlate, current.clock.duration > 0,
+            time >= current.clock.start - 0.5
+        else { return hideUI(into: &effects) }
+        let clock = current.clock
+        let breakDuration = live.breakDuration ?? clock.duration
+        guard progressed(clock, at: time, breakDuration: breakDuration, key: live.generation, into: &effects),
+            let ad = live.currentAd?.ad
+        else { return }
+        publishUI(ad, clock, at: time, hasClickThrough: current.hasClickThrough, into: &effects)
     }
 
     private mutating func openLiveBreak(

@@ -183,8 +183,8 @@ extension StreamTimeline {
         breaks[breakIndex].isPlayed = true
         announcedBreak = breakIndex
         effects.append(.emit(AdEvent(type: .adBreakStarted, ad: firstAd, adData: data)))
-        effects.append(
-            .emit(AdEvent(type: .cuepointsChanged, adData: ["cuepoints": Cuepoint.adDataValue(cuepoints)])))
+        let value = Cuepoint.adDataValue(prefixes: cuepointPrefixes, played: breaks.map(\.isPlayed))
+        effects.append(.emit(AdEvent(type: .cuepointsChanged, adData: ["cuepoints": value])))
     }
 
     private mutating func closePeriod(_ breakIndex: Int, into effects: inout [Effect]) {
@@ -203,38 +203,41 @@ extension StreamTimeline {
         fire(AdMilestone.started, .start, breakIndex, adIndex, into: &effects)
     }
 
-    /// Quartiles and `complete` that playback from `from` to `to` crossed, once each.
+    /// Quartiles and `complete` that playback from `from` to `to` crossed,
+    /// once each. Runs on every report in an ad: it reads the slot's
+    /// scalars in place, never copying the slot (its `Ad` holds dozens of
+    /// references) or hashing anything.
     private mutating func advanceAd(
         _ breakIndex: Int, _ adIndex: Int, from: TimeInterval, to: TimeInterval, into effects: inout [Effect]
     ) {
-        let slot = breaks[breakIndex].ads[adIndex]
-        guard !slot.isSlate, slot.fired & AdMilestone.complete == 0, to > from else { return }
-        for (bit, kind, fraction) in Self.quartileMarks {
-            let point = slot.eventTimes[kind] ?? slot.start + slot.duration * fraction
-            if from < point, to >= point { fire(bit, kind, breakIndex, adIndex, into: &effects) }
+        let fired = breaks[breakIndex].ads[adIndex].fired
+        guard fired & AdMilestone.complete == 0, to > from, !breaks[breakIndex].ads[adIndex].isSlate else { return }
+        let marks = breaks[breakIndex].ads[adIndex].milestones
+        if from < marks.firstQuartile, to >= marks.firstQuartile {
+            fire(AdMilestone.firstQuartile, .firstQuartile, breakIndex, adIndex, into: &effects)
         }
-        // On the timeline's time for it, or within a millisecond of the ad's end (a tick lands there or past it).
-        let completion = min(slot.eventTimes[.complete] ?? slot.end, slot.end) - 0.001
-        if from < completion + 0.001, to >= completion {
+        if from < marks.midpoint, to >= marks.midpoint {
+            fire(AdMilestone.midpoint, .midpoint, breakIndex, adIndex, into: &effects)
+        }
+        if from < marks.thirdQuartile, to >= marks.thirdQuartile {
+            fire(AdMilestone.thirdQuartile, .thirdQuartile, breakIndex, adIndex, into: &effects)
+        }
+        // A tick lands on the complete time, or past it (a millisecond before the ad's end at the latest).
+        if from < marks.complete + 0.001, to >= marks.complete {
             fire(AdMilestone.complete, .complete, breakIndex, adIndex, into: &effects)
         }
     }
 
-    /// The quartiles, as bit, event and fraction of the ad (allocated once, not per tick).
-    static let quartileMarks: [(UInt8, PodMetadata.EventKind, Double)] = [
-        (AdMilestone.firstQuartile, .firstQuartile, 0.25), (AdMilestone.midpoint, .midpoint, 0.5),
-        (AdMilestone.thirdQuartile, .thirdQuartile, 0.75),
-    ]
-
     private mutating func fire(
         _ bit: UInt8, _ kind: PodMetadata.EventKind, _ breakIndex: Int, _ adIndex: Int, into effects: inout [Effect]
     ) {
-        let slot = breaks[breakIndex].ads[adIndex]
-        guard slot.fired & bit == 0, let type = kind.adEventType else { return }
+        guard breaks[breakIndex].ads[adIndex].fired & bit == 0, let type = kind.adEventType else { return }
         breaks[breakIndex].ads[adIndex].fired |= bit
         // Verified before the app hears of it: an app that destroys the manager on the event still counts it.
-        if let eventID = slot.eventIDs[kind] { effects.append(.verify(eventID)) }
-        effects.append(.emit(AdEvent(type: type, ad: slot.ad, adData: ["breakId": breaks[breakIndex].id])))
+        if let eventID = breaks[breakIndex].ads[adIndex].eventIDs[kind] { effects.append(.verify(eventID)) }
+        let event = AdEvent(
+            type: type, ad: breaks[breakIndex].ads[adIndex].ad, adData: ["breakId": breaks[breakIndex].id])
+        effects.append(.emit(event))
     }
 
     // MARK: - Progress and UI
@@ -245,30 +248,41 @@ extension StreamTimeline {
         guard let breakIndex = segment.breakIndex, let adIndex = segment.adIndex,
             !breaks[breakIndex].ads[adIndex].isSlate
         else { return hideUI(into: &effects) }
-        let slot = breaks[breakIndex].ads[adIndex]
-        let duration = breaks[breakIndex].duration
-        publishProgress(of: slot, at: time, breakDuration: duration, key: breakIndex, into: &effects)
+        let clock = breaks[breakIndex].ads[adIndex].clock
+        guard progressed(clock, at: time, breakDuration: breaks[breakIndex].duration, key: breakIndex, into: &effects)
+        else { return }
+        publishUI(
+            breaks[breakIndex].ads[adIndex].ad, clock, at: time,
+            hasClickThrough: breaks[breakIndex].ads[adIndex].clickThrough != nil, into: &effects)
     }
 
-    /// The progress call and, when the countdown's second changed, the UI.
-    mutating func publishProgress(
-        of slot: AdSlot, at time: TimeInterval, breakDuration: TimeInterval, key: Int, into effects: inout [Effect]
-    ) {
-        let elapsed = min(max(0, time - slot.start), slot.duration)
-        let pod = slot.ad.adPodInfo
+    /// The progress call; true when the countdown's second changed, so the UI must be published.
+    mutating func progressed(
+        _ clock: AdClockFacts, at time: TimeInterval, breakDuration: TimeInterval, key: Int,
+        into effects: inout [Effect]
+    ) -> Bool {
+        let elapsed = min(max(0, time - clock.start), clock.duration)
         effects.append(
             .progress(
                 StreamAdProgress(
-                    time: elapsed, adDuration: slot.duration, adPosition: pod.adPosition, totalAds: pod.totalAds,
+                    time: elapsed, adDuration: clock.duration, adPosition: clock.adPosition, totalAds: clock.totalAds,
                     adBreakDuration: breakDuration, adPeriodDuration: breakDuration)))
         let uiKey = UIKey(
-            breakIndex: key, adIndex: pod.adPosition,
-            remaining: Int((slot.duration - elapsed).rounded(.toNearestOrEven)))
-        guard uiKey != lastUIKey else { return }
+            breakIndex: key, adIndex: clock.adPosition,
+            remaining: Int((clock.duration - elapsed).rounded(.toNearestOrEven)))
+        guard uiKey != lastUIKey else { return false }
         lastUIKey = uiKey
+        return true
+    }
+
+    /// The custom UI for `ad` at `time` (Learn More only with a click-through).
+    mutating func publishUI(
+        _ ad: Ad, _ clock: AdClockFacts, at time: TimeInterval, hasClickThrough: Bool, into effects: inout [Effect]
+    ) {
+        let elapsed = min(max(0, time - clock.start), clock.duration)
         var state = AdUIState.playing(
-            slot.ad, mediaTime: elapsed, totalTime: slot.duration, disableUi: disableUi, strings: strings)
-        if slot.clickThrough == nil { state.learnMoreVisible = false }
+            ad, mediaTime: elapsed, totalTime: clock.duration, disableUi: disableUi, strings: strings)
+        if !hasClickThrough { state.learnMoreVisible = false }
         effects.append(.ui(state))
     }
 

@@ -16,10 +16,12 @@ struct StreamTimeline: Sendable {
 
     /// What to do.
     enum Effect: Sendable, Hashable {
-        case emit(AdEvent)
+        // Boxed: an event's ad is hundreds of bytes and dozens of
+        // references; boxed, moving an effect moves one pointer.
+        indirect case emit(AdEvent)
         /// The delegate's `adDidProgressToTime:…` call.
         case progress(StreamAdProgress)
-        case ui(AdUIState)
+        indirect case ui(AdUIState)
         /// Ping media verification for this event ID.
         case verify(String)
         /// Move the display's playhead (snapback, or a refused seek).
@@ -42,11 +44,55 @@ struct StreamTimeline: Sendable {
         var clickTracking: [String] = []
         /// VOD: the event ID each event of this ad verifies with.
         var eventIDs: [PodMetadata.EventKind: String] = [:]
-        /// VOD: when each event fires, when the timeline says (else by quartile of the ad).
-        var eventTimes: [PodMetadata.EventKind: TimeInterval] = [:]
-        /// Events already fired (``AdMilestone`` bits).
+        /// Events already fired (`AdMilestone` bits).
         var fired: UInt8 = 0
+        /// When the quartiles and `complete` fire: by quartile of the ad, or
+        /// (VOD) at the timeline's event times.
+        var milestones: Milestones
         var end: TimeInterval { start + duration }
+        /// What a progress report needs, without the slot's references.
+        var clock: AdClockFacts {
+            AdClockFacts(
+                start: start, duration: duration, adPosition: ad.adPodInfo.adPosition, totalAds: ad.adPodInfo.totalAds)
+        }
+
+        init(
+            key: String, ad: Ad, start: TimeInterval, duration: TimeInterval, isSlate: Bool, clickThrough: URL?,
+            clickTracking: [String] = [], fired: UInt8 = 0
+        ) {
+            self.key = key
+            self.ad = ad
+            self.start = start
+            self.duration = duration
+            self.isSlate = isSlate
+            self.clickThrough = clickThrough
+            self.clickTracking = clickTracking
+            self.fired = fired
+            milestones = Milestones(start: start, duration: duration)
+        }
+
+        /// The timeline's own event times, where it gives them.
+        mutating func setEventTime(_ time: TimeInterval, for kind: PodMetadata.EventKind) {
+            if kind == .firstQuartile { milestones.firstQuartile = time }
+            if kind == .midpoint { milestones.midpoint = time }
+            if kind == .thirdQuartile { milestones.thirdQuartile = time }
+            if kind == .complete { milestones.complete = min(time, end - 0.001) }
+        }
+    }
+
+    /// Stream times of an ad's quartiles and `complete`.
+    struct Milestones: Sendable, Hashable {
+        var firstQuartile: TimeInterval
+        var midpoint: TimeInterval
+        var thirdQuartile: TimeInterval
+        var complete: TimeInterval
+
+        init(start: TimeInterval, duration: TimeInterval) {
+            firstQuartile = start + duration * 0.25
+            midpoint = start + duration * 0.5
+            thirdQuartile = start + duration * 0.75
+            complete = start + duration - 0.001
+        }
     }
 
     /// One ad break laid out in stream time.
@@ -135,6 +181,7 @@ struct StreamTimeline: Sendable {
         breaks = Self.numbered(laidOut, types: types, contentTimes: contentTimes)
         skippedOnLoad = skipped
         segments = Self.segments(of: breaks)
+        cuepointPrefixes = cuepoints.map(\.adDataPrefix)
     }
 
     /// A live timeline: no breaks until their events come due.
@@ -142,6 +189,9 @@ struct StreamTimeline: Sendable {
         kind = .live
         segments = [Segment(start: 0, end: .infinity)]
     }
+
+    /// The `cuepointsChanged` entries up to `played`, made once.
+    private(set) var cuepointPrefixes: [String] = []
 
     /// What ``init(vod:)`` left out, for log lines.
     private(set) var skippedOnLoad: [String] = []
@@ -257,7 +307,7 @@ struct StreamTimeline: Sendable {
                 clickTracking: info.clickTrackingURLs)
             for event in member.events {
                 slot.eventIDs[event.kind] = event.id
-                if let time = event.time { slot.eventTimes[event.kind] = time }
+                if let time = event.time { slot.setEventTime(time, for: event.kind) }
             }
             // A timeline without events: the tags' keys are the IDs.
             if member.events.isEmpty {
@@ -321,6 +371,14 @@ struct StreamTimeline: Sendable {
         segments.append(Segment(start: cursor, end: .infinity))
         return segments
     }
+}
+
+/// An ad's timing and place in its pod: what each progress report reads.
+struct AdClockFacts: Sendable, Hashable {
+    var start: TimeInterval
+    var duration: TimeInterval
+    var adPosition: Int
+    var totalAds: Int
 }
 
 /// The delegate's progress call, as a value.

@@ -36,7 +36,7 @@ struct TimedMetadataQueue: Sendable {
     /// Events waiting at most; more are refused (a broken stream's flood).
     var capacity = 1_000
     /// (ID, time) pairs remembered for de-duplication at most.
-    var memory = 4_096
+    var memory = 1_024
 
     private struct Key: Hashable {
         var eventID: String
