@@ -37,7 +37,9 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
-        .target(name: "InterludeServer", dependencies: ["InterludeVAST", "CMicroHTTPD", "CSQLite"]),
+        .target(
+            name: "InterludeServer",
+            dependencies: ["InterludeVAST", "InterludeHLS", "Interlude", "CMicroHTTPD", "CSQLite"]),
         // Benchmark helper for scripts/bench-server.sh (exact-count beacon burst).
         .executableTarget(name: "interlude-beacon-burst"),
 

@@ -35,6 +35,20 @@ public func fuzzTest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             _ = HLSWriter.bytes(spliced)
             _ = HLSValidator.compareReloads(previous: media, current: spliced)
         }
+        // The live stitcher on the input as an origin window, twice (the second
+        // reload with the state the first left), in both modes, checked.
+        let pods = LiveStitchPods(
+            pod: { _ in pod }, slate: { seconds, _ in [AdSegment(uri: "slate.ts", duration: seconds)] },
+            interstitialAssetURI: { _ in "pod.m3u8" })
+        for mode in [LiveStitchTimeline.Mode.replace, .interstitials] {
+            var timeline = LiveStitchTimeline(options: .init(mode: mode))
+            let first = try? timeline.stitch(media, pods: pods)
+            let second = try? timeline.stitch(media, pods: pods)
+            if let first, let second {
+                _ = LiveReloadChecker.check([first, second])
+                _ = HLSWriter.bytes(second)
+            }
+        }
     }
     return 0
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds the InterludeHLS libFuzzer targets (playlist parser, SCTE-35 decoder),
-# seeds them from the test fixtures, the video.js corpus and the SCTE 35
-# specification samples, runs each for FUZZ_SECONDS (default 60) and exits
-# non-zero on any crash. Usage: scripts/fuzz-hls.sh [seconds]
+# Builds the InterludeHLS libFuzzer targets (playlist parser, SCTE-35 decoder,
+# MPEG-TS demuxer and ID3 reader), seeds them from the test fixtures, the
+# video.js corpus, the SCTE 35 specification samples and generated TS/ID3,
+# runs each for FUZZ_SECONDS (default 60) and exits non-zero on any crash.
+# Usage: scripts/fuzz-hls.sh [seconds]
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -80,6 +81,76 @@ seed_scte35() {
     printf '%s' "/DA0AAAAAAAA///wBQb+cr0AUAAeAhxDVUVJSAAAjn/PAAGlmbAICAAAAAAsoKGKNAIAmsnRfg==" > "$dir/time-signal.b64"
 }
 
+seed_ts() {
+    local dir="$WORK/seeds-ts"
+    mkdir -p "$dir"
+    cp Tests/InterludeHLSTests/Fixtures/MPEGTS/*.ts "$dir/"
+    # Generated: a PAT/PMT declaring a timed-ID3 stream and ID3 PES packets
+    # (v2.4 and v2.3 tags), the tags alone, and the PAT and PMT sections alone.
+    python3 - "$dir" <<'PY'
+import sys, pathlib
+d = pathlib.Path(sys.argv[1])
+
+def crc(data):
+    value = 0xFFFFFFFF
+    for byte in data:
+        value ^= byte << 24
+        for _ in range(8):
+            value = ((value << 1) ^ 0x04C11DB7) if value & 0x80000000 else value << 1
+            value &= 0xFFFFFFFF
+    return value.to_bytes(4, "big")
+
+def section(table_id, extension, body):
+    head = bytes([table_id, 0xB0 | (len(body) + 9) >> 8, (len(body) + 9) & 0xFF]) + extension.to_bytes(2, "big") + bytes([0xC1, 0, 0])
+    return head + body + crc(head + body)
+
+def synchsafe(n):
+    return bytes([(n >> 21) & 0x7F, (n >> 14) & 0x7F, (n >> 7) & 0x7F, n & 0x7F])
+
+def id3(frames, major=4):
+    body = b""
+    for fid, data in frames:
+        size = synchsafe(len(data)) if major == 4 else len(data).to_bytes(4, "big")
+        body += fid + size + b"\0\0" + data
+    return b"ID3" + bytes([major, 0, 0]) + synchsafe(len(body)) + body
+
+def packets(pid, payload, cc=0, psi=False):
+    out = b""
+    first = True
+    if psi:
+        payload = b"\0" + payload
+    while payload:
+        chunk, payload = payload[:184], payload[184:]
+        header = bytes([0x47, (0x40 if first else 0) | pid >> 8, pid & 0xFF])
+        if len(chunk) == 184 or psi:
+            out += header + bytes([0x10 | cc]) + chunk + b"\xff" * (184 - len(chunk))
+        else:
+            stuffing = 184 - len(chunk)
+            field = bytes([stuffing - 1]) + (b"\0" + b"\xff" * (stuffing - 2) if stuffing > 1 else b"")
+            out += header + bytes([0x30 | cc]) + field + chunk
+        cc = (cc + 1) & 15
+        first = False
+    return out
+
+def pes(pts, payload):
+    stamp = bytes([0x21 | (pts >> 29) & 0x0E, (pts >> 22) & 0xFF, ((pts >> 14) & 0xFE) | 1, (pts >> 7) & 0xFF, ((pts << 1) & 0xFE) | 1])
+    return b"\0\0\1\xbd" + (len(payload) + 8).to_bytes(2, "big") + b"\x84\x80\x05" + stamp + payload
+
+ident = b"\xff\xffID3 \xffID3 \0"
+pat = section(0, 1, b"\0\1\xf0\0")
+pmt = section(2, 1, b"\xe1\0\xf0\x11" + b"\x25\x0f" + ident + b"\x1f\0\1" + b"\x1b\xe1\0\xf0\0" + b"\x15\xe1\2\xf0\x0f\x26\x0d" + ident + b"\x0f")
+tag24 = id3([(b"TXXX", b"\3\0google_start_1"), (b"PRIV", b"owner\0\1\2\3")])
+tag23 = id3([(b"TXXX", b"\1\xff\xfea\0\0\0\xff\xfeb\0"), (b"TIT2", b"\0title")], major=3)
+video = b"\0\0\1\xe0\0\0\x80\x80\x05\x21\0\x05\xbf\x21" + bytes(300)
+ts = packets(0, pat, psi=True) + packets(0x1000, pmt, psi=True) + packets(0x102, pes(90000, tag24)) + packets(0x100, video) + packets(0x102, pes(93000, tag23), cc=1)
+(d / "gen-id3.ts").write_bytes(ts)
+(d / "tag-v24.id3").write_bytes(tag24)
+(d / "tag-v23.id3").write_bytes(tag23)
+(d / "pat.section").write_bytes(pat)
+(d / "pmt.section").write_bytes(pmt)
+PY
+}
+
 run() {
     local name="$1" seeds="$2"
     echo "== fuzzing $name for ${SECONDS_PER_TARGET}s"
@@ -98,9 +169,12 @@ run() {
 
 build HLSPlaylistFuzz
 build SCTE35Fuzz
+build TSID3Fuzz
 seed_playlists
 seed_scte35
+seed_ts
 status=0
 run HLSPlaylistFuzz "$WORK/seeds-hls" || status=1
 run SCTE35Fuzz "$WORK/seeds-scte35" || status=1
+run TSID3Fuzz "$WORK/seeds-ts" || status=1
 exit $status

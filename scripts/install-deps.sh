@@ -16,6 +16,13 @@ if [ "${#missing[@]}" -gt 0 ]; then
     $sudo apt-get update -qq
     $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+# Python oracles of the HLS tests (scripts/m3u8-oracle.py, scripts/scte35-oracle.py).
+if command -v python3 >/dev/null 2>&1 && ! python3 -c "import m3u8, threefive" 2>/dev/null; then
+    echo "install-deps: installing m3u8 threefive (pip)"
+    python3 -m pip install --quiet m3u8 threefive 2>/dev/null \
+        || python3 -m pip install --quiet --break-system-packages m3u8 threefive \
+        || echo "install-deps: pip could not install m3u8 threefive; the HLS oracle tests will be skipped" >&2
+fi
 if ! command -v swift >/dev/null 2>&1; then
     [ -x /opt/swift/usr/bin/swift ] && export PATH="/opt/swift/usr/bin:$PATH"
 fi

@@ -13,7 +13,11 @@ public struct Settings: Sendable, Hashable {
     public var maxRedirects: Int = 4
     /// Keep playing ads while the app is in the background. Default false.
     public var enableBackgroundPlayback: Bool = false
-    /// Start each ad break as soon as it is due (VMAP). Default true.
+    /// VMAP (ad rules) breaks: true plays mid- and post-rolls as they come
+    /// due (a pre-roll on `start()`, called on `loaded`); false announces
+    /// every break, the pre-roll too, with `adBreakReady` alone and plays it
+    /// only on `start()` (`discardAdBreak()` drops it). A plain VAST
+    /// response is not affected. IMA's `autoPlayAdBreaks`. Default true.
     public var autoPlayAdBreaks: Bool = true
     /// The player's name, sent in the user agent. Default nil.
     public var playerType: String?

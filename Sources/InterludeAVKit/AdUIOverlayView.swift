@@ -2,9 +2,12 @@
     import Interlude
     import UIKit
 
-    /// The guide's custom ad UI (Learn More, Skip, countdown) bound to
-    /// ``AdUIState``. Add it over the video view and set ``adsManager``; call
-    /// ``apply(_:)`` from `adsManager(_:didUpdate:)`.
+    /// The ad UI (Learn More, Skip, countdown or ad label) bound to
+    /// ``AdUIState``: the guide's custom UI when the ad allows it, else the
+    /// built-in UI IMA would draw ("Ad 1 of 2 · 0:12", "Skip in 5" then
+    /// "Skip Ad", "Learn more"), so a skippable ad can always be skipped.
+    /// Add it over the video view and set ``adsManager``; call ``apply(_:)``
+    /// from `adsManager(_:didUpdate:)`.
     @MainActor
     public final class AdUIOverlayView: UIView {
         public let learnMoreButton = UIButton(type: .custom)
@@ -43,9 +46,10 @@
 
         public required init?(coder: NSCoder) { nil }
 
-        /// Shows `state`: hidden unless the custom UI may show.
+        /// Shows `state`, the custom or the built-in UI (both fill the same
+        /// fields); hidden between ads.
         public func apply(_ state: AdUIState) {
-            isHidden = !state.isCustomUIVisible
+            isHidden = !(state.isCustomUIVisible || state.isBuiltInUIVisible)
             learnMoreButton.isHidden = !state.learnMoreVisible
             learnMoreButton.setTitle(state.learnMoreTitle, for: .normal)
             countdownLabel.isHidden = !state.countdownVisible

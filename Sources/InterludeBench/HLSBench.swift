@@ -5,7 +5,8 @@ import InterludeHLS
 /// a 900-segment VOD playlist, a 6-segment live window with a CUE-OUT/CUE-IN
 /// break and an 8-variant multivariant playlist (generated, or read from DIR
 /// as vod.m3u8, live.m3u8 and multivariant.m3u8), then times the Python
-/// `m3u8` package on the same files through scripts/bench-m3u8.py.
+/// `m3u8` package on the same files through scripts/bench-m3u8.py; then the
+/// live stitcher's per-reload CPU with its state (`HLSLiveBench`).
 /// `--profile FILE [STEP]` runs one path in a loop for `perf record` instead.
 func runHLSBench(arguments: [String]) throws {
     if arguments.first == "--profile" {
@@ -34,6 +35,8 @@ func runHLSBench(arguments: [String]) throws {
             "\(pad(name, 17)) \(pad(String(bytes.count), 6, left: true))  \(pad(format(result.parseMicroseconds), 8, left: true))  \(pad(format(result.writeMicroseconds), 8, left: true))  \(pad(splice, 21, left: true))"
         )
     }
+    let liveBytes = [UInt8](try Data(contentsOf: directory.appendingPathComponent("live.m3u8")))
+    HLSLiveBench.print(try HLSLiveBench.run(liveBytes: liveBytes))
     guard let python = HLSBenchPython.run(directory: directory) else {
         print("Python m3u8 comparison skipped (python3 with `m3u8` and scripts/bench-m3u8.py not found)")
         return

@@ -12,6 +12,9 @@ let usage = """
            interlude-bench manager         ads manager CPU per second of ad; memory over 1,000 ads
            interlude-bench stream [--vod-only] [--live-hours N]
                                            stream manager CPU per stream hour (VOD, live); memory over N (24) h of live
+           interlude-bench conditioning [--catalog default|test]
+                                           stream media build vs plain ffmpeg; cached second start
+           interlude-bench ts [FILE]       MPEG-TS: ID3 injection per request and demuxing vs memcpy and ffprobe
     """
 
 switch arguments.first {
@@ -23,6 +26,14 @@ case "hls":
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("interlude-bench hls: \(error)\n".utf8))
+        exit(1)
+    }
+case "ts":
+    do {
+        try TSBench.run(arguments: Array(arguments.dropFirst()))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("interlude-bench ts: \(error)\n".utf8))
         exit(1)
     }
 case "loading-offline":
@@ -39,6 +50,8 @@ case "stream":
         options.indices.contains($0 + 1) ? Int(options[$0 + 1]) : nil
     }
     exit(await StreamBenchmark.run(vodOnly: options.contains("--vod-only"), liveHours: max(2, hours ?? 24)))
+case "conditioning":
+    exit(ConditioningBenchmark.run(arguments: Array(arguments.dropFirst())))
 case "vast-memory":
     exit(VASTMemoryBenchmark.run(childFile: arguments.dropFirst().first))
 default:

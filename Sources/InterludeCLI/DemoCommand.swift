@@ -10,39 +10,32 @@ import InterludeServer
 /// checks every expected beacon arrived exactly once.
 enum DemoCommand {
     static let usage =
-        "usage: interlude demo [--speed N] [--content-duration SECONDS] [--data-dir DIR] [--language TAG]"
+        "usage: interlude demo [--speed N] [--content-duration SECONDS] [--data-dir DIR] [--language TAG] [--no-media]"
 
     @MainActor
     static func run(arguments: [String]) async -> Int32 {
-        var speed = 2.0
-        var contentDuration: TimeInterval = 60
-        var language = "en"
+        var options = PlayCommand.Options()
+        options.speed = 2
+        options.contentDuration = 60
         var generatesMedia = true
         var dataDirectory =
             FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first?
             .appendingPathComponent("interlude/demo") ?? URL(fileURLWithPath: "interlude-demo-data")
-        var index = 0
-        while index < arguments.count {
-            let flag = arguments[index]
-            if flag == "--no-media" {
-                generatesMedia = false
-                index += 1
-                continue
+        var reader = ArgumentReader(arguments)
+        do throws(PlayCommand.UsageFailure) {
+            while let argument = reader.next() {
+                if try reader.readPlaybackFlag(argument, into: &options, limits: .demo) { continue }
+                switch argument {
+                case "--no-media": generatesMedia = false
+                case "--data-dir": dataDirectory = URL(fileURLWithPath: try reader.value(of: argument, "a directory"))
+                default: throw PlayCommand.UsageFailure(message: "unknown option '\(argument)'")
+                }
             }
-            let value = index + 1 < arguments.count ? arguments[index + 1] : nil
-            switch (flag, value) {
-            case ("--speed", let text?) where Double(text).map { $0 > 0 && $0 <= 100 } ?? false: speed = Double(text)!
-            case ("--content-duration", let text?) where Double(text).map { $0 >= 35 } ?? false:
-                contentDuration = Double(text)!
-            case ("--data-dir", let path?): dataDirectory = URL(fileURLWithPath: path)
-            case ("--language", let tag?): language = tag
-            default:
-                InterludeCommand.writeError(
-                    "interlude demo: bad argument '\(flag)' (content must be at least 35 s)\n\(usage)")
-                return 2
-            }
-            index += 2
+        } catch {
+            InterludeCommand.writeError("interlude demo: \(error.message)\n\(usage)")
+            return 2
         }
+        let (speed, contentDuration) = (options.speed, options.contentDuration)
 
         print("interlude demo: starting the reference ad stack on loopback (media cached in \(dataDirectory.path))")
         let server: AdServer
@@ -69,11 +62,7 @@ enum DemoCommand {
             "interlude demo: playing \(Int(contentDuration)) s of content at \(speed)× (the autopilot skips the pre-roll once it may)\n"
         )
 
-        var options = PlayCommand.Options()
         options.tag = URL(string: "\(server.baseURL)/vmap?session=\(session)")
-        options.speed = speed
-        options.contentDuration = contentDuration
-        options.language = language
         options.autoSkip = true
         options.sessionID = session
         let player = PlaySession(options: options, output: TerminalOutput(json: false), httpClient: nil)

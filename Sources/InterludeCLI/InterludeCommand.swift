@@ -14,12 +14,13 @@ enum InterludeCommand {
           serve            run the reference ad stack (VAST, VMAP, wrappers, media, beacons,
                            fault routes); options: --host, --port, --data-dir, --catalog,
                            --threads, --no-media, --quiet
-          play URL         play a VAST or VMAP tag in the terminal with the custom ad UI
+          play URL         play a VAST or VMAP tag in the terminal with its ad UI (the custom
+                           UI when the ad allows it, else the built-in one)
                            options: --speed N, --content-duration S, --language TAG, --json
           demo             the whole system: the ad stack in-process, its VMAP played in the
                            terminal player, then the collector's beacon report
-                           options: --speed N (2), --content-duration S (60), --data-dir DIR,
-                           --no-media (skip generating the creatives with ffmpeg)
+                           options: --speed N (2), --content-duration S (60), --language TAG,
+                           --data-dir DIR, --no-media (skip generating the creatives with ffmpeg)
           help             show this text
 
         exit status: 0 ok (inspect: at least one playable ad), 1 none or invalid, 2 usage error

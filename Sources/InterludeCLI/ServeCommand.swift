@@ -114,14 +114,13 @@ public enum ServeCommand {
             generatesMedia: options.generatesMedia,
             http: HTTPServer.Configuration(
                 threadCount: options.threads ?? ProcessInfo.processInfo.activeProcessorCount, logger: logger),
-            mediaProgress: { index, total, spec in
-                let line =
-                    "making media \(index)/\(total): \(spec.creativeID) \(spec.height)p (\(spec.durationSeconds)s)"
-                // One line rewritten in place on a terminal; plain lines in a log file.
+            buildProgress: { event in
+                // One line rewritten in place on a terminal; a line per job started in a log file.
                 if isatty(STDERR_FILENO) == 1 {
-                    standardError("\r\u{1B}[K" + line + (index == total ? " …\n" : ""), newline: false)
-                } else {
-                    standardError(line)
+                    let done = event.finished == event.total && event.phase == .finished
+                    standardError("\r\u{1B}[K" + "media: \(event)" + (done ? "\n" : ""), newline: false)
+                } else if event.phase == .started {
+                    standardError("media: \(event)")
                 }
             })
         // Signals are handled from before the start, so that one arriving
@@ -136,10 +135,23 @@ public enum ServeCommand {
         }
         signals.beginServing()
         standardError("interlude serve: ready at \(server.baseURL)  (try \(server.baseURL)/vast?pod=3)")
+        for line in originLines(server) { standardError("  " + line) }
         signals.waitForSignal()
         standardError("interlude serve: shutting down (finishing requests in flight)")
         server.shutdown()
         return 0
+    }
+
+    /// The origin URLs of the catalog's content, for the start banner.
+    static func originLines(_ server: AdServer) -> [String] {
+        let media = server.media
+        var lines = media.titleIDs.map { "VOD origin   \(server.baseURL)/origin/vod/\($0).m3u8" }
+        lines += media.channelIDs.map { id in
+            let signaling = media.liveChannel(id)?.settings.signaling == .cue ? "CUE-OUT/IN" : "DATERANGE SCTE-35"
+            return "live origin  \(server.baseURL)/origin/live/\(id).m3u8  (\(signaling))"
+        }
+        if !media.isComplete { lines.append("(stream media not made: started with --no-media; segments answer 404)") }
+        return lines
     }
 
     private static func standardError(_ text: String, newline: Bool = true) {

@@ -12,8 +12,9 @@ public struct AdServerError: Error, Sendable, Hashable, CustomStringConvertible 
 /// routes behind one ``HTTPServer``. Start it in-process for tests, or
 /// through `interlude serve`.
 ///
-/// Data directory layout: `media/` (generated and provided MP4s) and
-/// `beacons.sqlite` (with its WAL files).
+/// Data directory layout: `media/` (generated and provided MP4s),
+/// `content/` (title and live-source ladders), `conditioned/` (ads and
+/// slate in every profile) and `beacons.sqlite` (with its WAL files).
 public final class AdServer: Sendable {
     /// How to run the server.
     public struct Configuration: Sendable {
@@ -30,13 +31,20 @@ public final class AdServer: Sendable {
         public var generatesMedia: Bool
         /// HTTP limits, threads and the logger.
         public var http: HTTPServer.Configuration
-        /// Called before each media file is made (`index`, `total`, spec).
+        /// Called before each creative MP4 is made (`index`, `total`, spec).
         public var mediaProgress: @Sendable (Int, Int, MediaSpec) -> Void
+        /// Called as each ffmpeg job of the media build starts and ends
+        /// (creative MP4s, ladders, conditioned ads, slate).
+        public var buildProgress: @Sendable (MediaProgress) -> Void
+        /// The wall clock live channels run on. Default ``ServerClock/system``.
+        public var clock: ServerClock
 
         public init(
             host: String = "127.0.0.1", port: UInt16 = 8080, dataDirectory: URL, catalog: Catalog = .builtIn,
             generatesMedia: Bool = true, http: HTTPServer.Configuration = HTTPServer.Configuration(),
-            mediaProgress: @escaping @Sendable (Int, Int, MediaSpec) -> Void = { _, _, _ in }
+            clock: ServerClock = .system,
+            mediaProgress: @escaping @Sendable (Int, Int, MediaSpec) -> Void = { _, _, _ in },
+            buildProgress: @escaping @Sendable (MediaProgress) -> Void = { _ in }
         ) {
             self.host = host
             self.port = port
@@ -44,7 +52,9 @@ public final class AdServer: Sendable {
             self.catalog = catalog
             self.generatesMedia = generatesMedia
             self.http = http
+            self.clock = clock
             self.mediaProgress = mediaProgress
+            self.buildProgress = buildProgress
         }
     }
 
@@ -54,11 +64,17 @@ public final class AdServer: Sendable {
     public let store: BeaconStore
     /// The configuration the server was started with.
     public let configuration: Configuration
+    /// The stream media: ladder, titles, live channels, conditioned ads, slate.
+    public let media: MediaLibrary
+    /// Origin playlists of every channel and title: made here, or fetched from the external origin the catalog names.
+    public let origin: ContentOrigin
 
-    private init(http: HTTPServer, store: BeaconStore, configuration: Configuration) {
+    private init(http: HTTPServer, store: BeaconStore, configuration: Configuration, media: MediaLibrary) {
         self.http = http
         self.store = store
         self.configuration = configuration
+        self.media = media
+        origin = ContentOrigin(library: media, clock: configuration.clock)
     }
 
     /// The bound port.
@@ -90,19 +106,7 @@ public final class AdServer: Sendable {
         } catch {
             throw AdServerError("cannot create data directory \(media.path): \(error.localizedDescription)")
         }
-        if configuration.generatesMedia {
-            let specs = MediaGenerator.specs(for: configuration.catalog)
-            do {
-                let generator = try MediaGenerator.system(mediaDirectory: media)
-                if generator.fontFile == nil {
-                    configuration.http.logger.message(.warning, "no font found (fc-match); media will carry no title")
-                }
-                let made = try generator.generate(specs, progress: configuration.mediaProgress)
-                configuration.http.logger.message(.info, "media: \(made) made, \(specs.count - made) cached")
-            } catch {
-                throw AdServerError("media generation failed: \(error.message)")
-            }
-        }
+        let library = try MediaLibrary.prepare(configuration)
         let store: BeaconStore
         do {
             store = try BeaconStore(path: configuration.dataDirectory.appendingPathComponent("beacons.sqlite").path)
@@ -111,7 +115,7 @@ public final class AdServer: Sendable {
         }
         let routes = ServerRoutes(
             decisioner: AdDecisioner(catalog: configuration.catalog), store: store,
-            mediaFiles: StaticFiles(root: media))
+            mediaFiles: StaticFiles(root: media), library: library, clock: configuration.clock)
         let router = routes.makeRouter()
         do {
             let http = try HTTPServer.start(
@@ -119,7 +123,7 @@ public final class AdServer: Sendable {
             ) { request in
                 CrossOrigin.apply(to: request) { router.respond(to: $0) }
             }
-            let server = AdServer(http: http, store: store, configuration: configuration)
+            let server = AdServer(http: http, store: store, configuration: configuration, media: library)
             routes.fallbackHost.withLock { $0 = String(server.baseURL.dropFirst("http://".count)) }
             return server
         } catch {

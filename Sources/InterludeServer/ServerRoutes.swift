@@ -7,6 +7,8 @@ struct ServerRoutes: Sendable {
     let decisioner: AdDecisioner
     let store: BeaconStore
     let mediaFiles: StaticFiles
+    let library: MediaLibrary
+    let clock: ServerClock
     /// `host:port` for links when a request has no usable `Host` header
     /// (HTTP/1.0); set once the port is bound.
     let fallbackHost = Locked("127.0.0.1")
@@ -65,6 +67,7 @@ struct ServerRoutes: Sendable {
             return try mediaFiles.response(path: path, rangeHeader: request.headers["Range"])
         }
         FaultRoutes(decisioner: decisioner, linksFor: links(for:)).register(in: &router)
+        ContentRoutes(library: library, clock: clock).register(in: &router)
         return router
     }
 
@@ -145,6 +148,8 @@ struct ServerRoutes: Sendable {
             "GET /catalog",
             "GET /health",
             "GET /faults/…",
+            "GET /origin/live/{channel}.m3u8, /origin/live/{channel}/{profile}.m3u8, …/{profile}/{n}.ts",
+            "GET /origin/vod/{title}.m3u8, /origin/vod/{title}/{profile}.m3u8, …/{profile}/{n}.ts",
         ]
     ]
 }

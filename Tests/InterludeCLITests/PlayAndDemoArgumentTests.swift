@@ -45,4 +45,25 @@ struct PlayAndDemoArgumentTests {
         #expect(await DemoCommand.run(arguments: ["--content-duration", "10"]) == 2)
         #expect(await DemoCommand.run(arguments: ["--frobnicate"]) == 2)
     }
+
+    @Test func playAndDemoCheckTheSharedFlagsWithOneParser() throws {
+        var options = PlayCommand.Options()
+        var demo = ArgumentReader(["--speed", "200"])
+        #expect(throws: PlayCommand.UsageFailure.self) {
+            _ = try demo.readPlaybackFlag(demo.next()!, into: &options, limits: .demo)
+        }
+        var play = ArgumentReader(["--speed", "200", "--content-duration", "10", "--language", "pt-BR"])
+        while let flag = play.next() { #expect(try play.readPlaybackFlag(flag, into: &options, limits: .play)) }
+        #expect(options.speed == 200 && options.contentDuration == 10 && options.language == "pt-BR")
+        var short = ArgumentReader(["--content-duration", "10"])
+        #expect(throws: PlayCommand.UsageFailure.self) {
+            _ = try short.readPlaybackFlag(short.next()!, into: &options, limits: .demo)
+        }
+        var other = ArgumentReader(["--json"])
+        #expect(try other.readPlaybackFlag(other.next()!, into: &options, limits: .play) == false)
+    }
+
+    @Test @MainActor func demoRefusesAMissingDataDirectory() async {
+        #expect(await DemoCommand.run(arguments: ["--data-dir"]) == 2)
+    }
 }

@@ -7,6 +7,11 @@ import Testing
     /// Three single-segment ads of 5 s each.
     static let threeAdPod = AdPod(
         ads: (1...3).map { AdPod.Ad(segments: [AdSegment(uri: "ads/ad\($0)/0.ts", duration: 5)]) }, id: "pod-1")
+    /// The same pod as fMP4, for the fMP4 content of Live/live-window.m3u8.
+    static let threeAdPodFMP4 = AdPod(
+        ads: (1...3).map {
+            AdPod.Ad(segments: [AdSegment(uri: "ads/ad\($0)/0.m4s", duration: 5)], mapURI: "ads/ad\($0)/init.mp4")
+        }, id: "pod-1")
 
     @Test func insertedPodIsBracketedByDiscontinuities() throws {
         let spliced = try Fixture.media("VOD/vod-basic.m3u8").insertingAdPod(Self.threeAdPod, at: 1)
@@ -35,7 +40,7 @@ import Testing
     }
 
     @Test func playlistWithProgramDateTimeGetsADateRange() throws {
-        let spliced = try Fixture.media("Live/live-window.m3u8").insertingAdPod(Self.threeAdPod, at: 1)
+        let spliced = try Fixture.media("Live/live-window.m3u8").insertingAdPod(Self.threeAdPodFMP4, at: 1)
         let dateRange = try #require(spliced.segments[1].dateRanges.first)
         #expect(dateRange.id == "pod-1")
         #expect(dateRange.startDate == Fixture.date("2024-05-01T12:00:06.000Z"))
@@ -46,7 +51,7 @@ import Testing
     }
 
     @Test func encryptedContentSwitchesKeyOffForAdsAndBackAfter() throws {
-        let spliced = try Fixture.media("Live/live-window.m3u8").insertingAdPod(Self.threeAdPod, at: 1)
+        let spliced = try Fixture.media("Live/live-window.m3u8").insertingAdPod(Self.threeAdPodFMP4, at: 1)
         #expect(spliced.segments[1].keys.map { $0.attributes.string("METHOD") } == ["NONE"])
         #expect(spliced.segments[4].keys.map { $0.attributes.string("URI") } == ["https://keys.example.com/k1"])
         #expect(spliced.segments[4].map?.attributes.string("URI") == "init.mp4")
@@ -70,7 +75,7 @@ import Testing
     }
 
     @Test func contentAfterAnInsertedPodMovesLaterInWallClockTime() throws {
-        let spliced = try Fixture.media("Live/live-window.m3u8").insertingAdPod(Self.threeAdPod, at: 1)
+        let spliced = try Fixture.media("Live/live-window.m3u8").insertingAdPod(Self.threeAdPodFMP4, at: 1)
         #expect(spliced.segments[4].programDateTime == Fixture.date("2024-05-01T12:00:21.000Z"))
         // The explicit 12:00:20 date of the old third segment moves by the pod's 15 s.
         #expect(spliced.segments[5].programDateTime == Fixture.date("2024-05-01T12:00:35.000Z"))
@@ -185,7 +190,7 @@ import Testing
     }
 
     @Test func splicedPlaylistRoundTripsThroughText() throws {
-        let spliced = try Fixture.media("Live/live-window.m3u8").insertingAdPod(Self.threeAdPod, at: 2)
+        let spliced = try Fixture.media("Live/live-window.m3u8").insertingAdPod(Self.threeAdPodFMP4, at: 2)
         #expect(try MediaPlaylist(parsing: spliced.text) == spliced)
     }
 
@@ -229,7 +234,7 @@ import Testing
     }
 
     @Test func scte35OutIsWrittenIntoTheDateRange() throws {
-        var pod = Self.threeAdPod
+        var pod = Self.threeAdPodFMP4
         pod.scte35Out = try SpliceInfoSection(encoded: spliceInsertSampleBase64)
         let spliced = try Fixture.media("Live/live-window.m3u8").insertingAdPod(pod, at: 1)
         #expect(spliced.segments[1].dateRanges.first?.scte35Out == HLSHex.decode(spliceInsertSampleHex))
@@ -238,7 +243,7 @@ import Testing
 
 extension AdSplicerTests {
     @Test func dateRangeWithoutSourceSCTE35AnnouncesAnImmediateSpliceInsertOfThePodLength() throws {
-        let spliced = try Fixture.media("Live/live-window.m3u8").insertingAdPod(Self.threeAdPod, at: 1)
+        let spliced = try Fixture.media("Live/live-window.m3u8").insertingAdPod(Self.threeAdPodFMP4, at: 1)
         let section = try #require(spliced.adBreaks.first?.scte35OutSection)
         guard case .spliceInsert(let insert) = section.command else {
             Issue.record("expected a splice_insert")

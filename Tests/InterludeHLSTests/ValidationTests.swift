@@ -8,7 +8,9 @@ import Testing
     }
 
     @Test func canonicalFixturesHaveNoErrors() throws {
-        for path in Fixture.allPaths where !path.hasPrefix("Variables") {
+        // AdMarkers/ holds vendors' output as they write it (Elemental's
+        // SCTE35-IN DATERANGE has no START-DATE), not canonical playlists.
+        for path in Fixture.allPaths where !path.hasPrefix("Variables") && !path.hasPrefix("AdMarkers") {
             let errors = try findings(Fixture.text(path)).filter { $0.severity == .error }
             #expect(errors.isEmpty, "\(path): \(errors)")
         }

@@ -7,8 +7,8 @@ import Testing
 /// A pod of `count` ads from one document; `brokenMedia` ads have no playable file.
 func podMachine(
     count: Int = 1, skipOffset: String? = nil, brokenMedia: Set<Int> = [], disableUi: Bool = true,
-    clickThrough: Bool = true,
-    announcesBreak: Bool = true
+    clickThrough: Bool = true, announcesBreak: Bool = true, extraTracking: String = "",
+    duration: String? = "00:00:10"
 ) throws -> AdBreakMachine {
     let ads = (1...count).map { index -> String in
         let skip = skipOffset.map { " skipoffset=\"\($0)\"" } ?? ""
@@ -20,15 +20,15 @@ func podMachine(
         return """
             <Ad id="ad\(index)" sequence="\(index)"><InLine><AdSystem>s</AdSystem><AdTitle>t\(index)</AdTitle>
             <Impression>http://127.0.0.1:9/imp/\(index)</Impression><Error>http://127.0.0.1:9/err/\(index)?c=[ERRORCODE]</Error>
-            <Creatives><Creative><Linear\(skip)><Duration>00:00:10</Duration><MediaFiles><MediaFile delivery="progressive" type="\(type)" width="640" height="360">http://127.0.0.1:9/m\(index).mp4</MediaFile></MediaFiles>
-            <TrackingEvents><Tracking event="complete">http://127.0.0.1:9/complete/\(index)</Tracking><Tracking event="skip">http://127.0.0.1:9/skip/\(index)</Tracking></TrackingEvents>\(click)</Linear></Creative></Creatives>
+            <Creatives><Creative><Linear\(skip)>\(duration.map { "<Duration>\($0)</Duration>" } ?? "")<MediaFiles><MediaFile delivery="progressive" type="\(type)" width="640" height="360">http://127.0.0.1:9/m\(index).mp4</MediaFile></MediaFiles>
+            <TrackingEvents><Tracking event="complete">http://127.0.0.1:9/complete/\(index)</Tracking><Tracking event="skip">http://127.0.0.1:9/skip/\(index)</Tracking>\(extraTracking)</TrackingEvents>\(click)</Linear></Creative></Creatives>
             <Extensions><Extension type="uiSettings"><UiHideable>1</UiHideable></Extension></Extensions></InLine></Ad>
             """
     }.joined()
     let vast = try VASTParser().parseVAST(Data("<VAST version=\"4.2\">\(ads)</VAST>".utf8)).document
     let resolved = vast.pod.map { ResolvedAd(ad: $0, inLine: $0.inLine!) }
     let adValues = resolved.enumerated().map { index, ad in
-        Interlude.Ad(resolved: ad, podInfo: AdPodInfo(adPosition: index + 1, totalAds: count))
+        Interlude.Ad(resolved: ad, podInfo: AdPodInfo(adPosition: index + 1, totalAds: count), disableUi: disableUi)
     }
     var rendering = AdsRenderingSettings()
     rendering.disableUi = disableUi
@@ -36,6 +36,20 @@ func podMachine(
         ads: adValues, resolvedAds: resolved, rendering: rendering, strings: .english, breakPosition: .preroll,
         macros: VASTMacroFiller(now: { Date(timeIntervalSince1970: 0) }, cacheBuster: { "1" }),
         announcesBreak: announcesBreak)
+}
+
+extension AdBreakMachine {
+    /// Handles `input` and every `proceed` it asks for, in order, as the manager does.
+    mutating func run(_ input: Input, contentPlayhead: TimeInterval? = nil) -> [Effect] {
+        var all: [Effect] = []
+        var pending = [input]
+        while !pending.isEmpty {
+            let effects = handle(pending.removeFirst(), contentPlayhead: contentPlayhead)
+            all += effects
+            pending += effects.filter { $0 == .proceed }.map { _ in .proceed }
+        }
+        return all
+    }
 }
 
 extension Array where Element == AdBreakMachine.Effect {
@@ -58,20 +72,20 @@ extension Array where Element == AdBreakMachine.Effect {
 
 /// Plays the current ad from load to the end at 4 Hz.
 func playToEnd(_ machine: inout AdBreakMachine, duration: Double = 10) -> [AdBreakMachine.Effect] {
-    var effects = machine.handle(.displayLoaded) + machine.handle(.displayStarted)
+    var effects = machine.run(.displayLoaded) + machine.run(.displayStarted)
     var time = 0.25
     while time < duration {
-        effects += machine.handle(.displayProgressed(mediaTime: time, totalTime: duration))
+        effects += machine.run(.displayProgressed(mediaTime: time, totalTime: duration))
         time += 0.25
     }
-    return effects + machine.handle(.displayCompleted)
+    return effects + machine.run(.displayCompleted)
 }
 
 @Suite("Ad break machine")
 struct AdBreakMachineTests {
     @Test func singleAdEventsComeInIMAOrder() throws {
         var machine = try podMachine()
-        var effects = machine.handle(.start)
+        var effects = machine.run(.start)
         #expect(effects.first == .requestContentPause)
         #expect(effects.contains(.loadMedia(URL(string: "http://127.0.0.1:9/m1.mp4")!)))
         #expect(effects.contains(.startLoadTimer(8)))
@@ -89,12 +103,12 @@ struct AdBreakMachineTests {
         var announced = AdBreakMachine(
             ads: machine.ads, resolvedAds: machine.resolvedAds, rendering: AdsRenderingSettings(), strings: .english,
             breakPosition: .preroll, firstAdAnnounced: true)
-        #expect(announced.handle(.start).events == [.adBreakStarted])
+        #expect(announced.run(.start).events == [.adBreakStarted])
     }
 
     @Test func podPlaysEveryAdInOrder() throws {
         var machine = try podMachine(count: 3)
-        var effects = machine.handle(.start)
+        var effects = machine.run(.start)
         for _ in 0..<3 { effects += playToEnd(&machine) }
         #expect(effects.events.filter { $0 == .started }.count == 3)
         #expect(effects.events.filter { $0 == .loaded }.count == 3)
@@ -111,7 +125,7 @@ struct AdBreakMachineTests {
 
     @Test func missingMediaOfTheSecondAdPlaysOneAndThree() throws {
         var machine = try podMachine(count: 3, brokenMedia: [2])
-        var effects = machine.handle(.start)
+        var effects = machine.run(.start)
         effects += playToEnd(&machine)
         // Ad 2 fails at load (no supported file: 403) and ad 3 starts loading right away.
         #expect(effects.errors.map(\.code.rawValue) == [403])
@@ -123,8 +137,8 @@ struct AdBreakMachineTests {
 
     @Test func mediaErrorsFireErrorURLsAndMoveOn() throws {
         var machine = try podMachine(count: 2)
-        var effects = machine.handle(.start) + machine.handle(.displayLoaded) + machine.handle(.displayStarted)
-        effects += machine.handle(.displayFailed(.mediaDisplayError))
+        var effects = machine.run(.start) + machine.run(.displayLoaded) + machine.run(.displayStarted)
+        effects += machine.run(.displayFailed(.mediaDisplayError))
         #expect(effects.errors.map(\.code.rawValue) == [405])
         #expect(effects.errors.first?.type == .playingFailed)
         #expect(effects.beaconURLs.contains("http://127.0.0.1:9/err/1?c=405"))
@@ -133,8 +147,8 @@ struct AdBreakMachineTests {
 
     @Test func loadTimeoutIs402AndTheNextAdPlays() throws {
         var machine = try podMachine(count: 2)
-        var effects = machine.handle(.start)
-        effects += machine.handle(.loadTimedOut)
+        var effects = machine.run(.start)
+        effects += machine.run(.loadTimedOut)
         #expect(effects.errors.map(\.code.rawValue) == [402])
         #expect(effects.beaconURLs.contains("http://127.0.0.1:9/err/1?c=402"))
         #expect(machine.currentAd?.adID == "ad2")
@@ -143,13 +157,13 @@ struct AdBreakMachineTests {
 
     @Test func skipBeforeTheOffsetIsIgnoredWithALog() throws {
         var machine = try podMachine(skipOffset: "00:00:05")
-        _ = machine.handle(.start) + machine.handle(.displayLoaded) + machine.handle(.displayStarted)
-        _ = machine.handle(.displayProgressed(mediaTime: 4.9, totalTime: 10))
-        let early = machine.handle(.skip)
+        _ = machine.run(.start) + machine.run(.displayLoaded) + machine.run(.displayStarted)
+        _ = machine.run(.displayProgressed(mediaTime: 4.9, totalTime: 10))
+        let early = machine.run(.skip)
         #expect(early.events == [.log])
         #expect(early.logMessages.first?.contains("after 5.0 s") == true)
-        _ = machine.handle(.displayProgressed(mediaTime: 5, totalTime: 10))
-        let skipped = machine.handle(.skip)
+        _ = machine.run(.displayProgressed(mediaTime: 5, totalTime: 10))
+        let skipped = machine.run(.skip)
         #expect(skipped.events == [.skipped, .adBreakEnded])
         #expect(skipped.beaconURLs == ["http://127.0.0.1:9/skip/1"])
         #expect(skipped.contains(.resetDisplay))
@@ -157,40 +171,40 @@ struct AdBreakMachineTests {
 
     @Test func nonSkippableAdIgnoresSkip() throws {
         var machine = try podMachine()
-        _ = machine.handle(.start) + machine.handle(.displayLoaded) + machine.handle(.displayStarted)
-        #expect(machine.handle(.skip).logMessages == ["skip() ignored: the ad is not skippable"])
+        _ = machine.run(.start) + machine.run(.displayLoaded) + machine.run(.displayStarted)
+        #expect(machine.run(.skip).logMessages == ["skip() ignored: the ad is not skippable"])
     }
 
     @Test func pauseResumeOnChangeOnly() throws {
         var machine = try podMachine()
-        _ = machine.handle(.start) + machine.handle(.displayLoaded) + machine.handle(.displayStarted)
-        let paused = machine.handle(.pause)
+        _ = machine.run(.start) + machine.run(.displayLoaded) + machine.run(.displayStarted)
+        let paused = machine.run(.pause)
         #expect(paused.events == [.pause] && paused.contains(.pause))
-        #expect(machine.handle(.pause).events == [.log])
-        let resumed = machine.handle(.resume)
+        #expect(machine.run(.pause).events == [.log])
+        let resumed = machine.run(.resume)
         #expect(resumed.events == [.resume] && resumed.contains(.play))
-        #expect(machine.handle(.resume).events == [.log])
+        #expect(machine.run(.resume).events == [.log])
     }
 
     @Test func tapWhilePausedResumesWithTheBuiltInUI() throws {
         var machine = try podMachine(disableUi: false)
-        _ = machine.handle(.start) + machine.handle(.displayLoaded) + machine.handle(.displayStarted)
-        _ = machine.handle(.pause)
-        #expect(machine.handle(.displayTapped).events == [.tapped, .resume])
+        _ = machine.run(.start) + machine.run(.displayLoaded) + machine.run(.displayStarted)
+        _ = machine.run(.pause)
+        #expect(machine.run(.displayTapped).events == [.tapped, .resume])
     }
 
     @Test func tapWithTheCustomUILeavesResumeToTheApp() throws {
         var machine = try podMachine(disableUi: true)
-        _ = machine.handle(.start) + machine.handle(.displayLoaded) + machine.handle(.displayStarted)
-        _ = machine.handle(.pause)
-        #expect(machine.handle(.displayTapped).events == [.tapped])
-        #expect(machine.handle(.resume).events == [.resume])
+        _ = machine.run(.start) + machine.run(.displayLoaded) + machine.run(.displayStarted)
+        _ = machine.run(.pause)
+        #expect(machine.run(.displayTapped).events == [.tapped])
+        #expect(machine.run(.resume).events == [.resume])
     }
 
     @Test func clickOpensTheClickThroughPingsAndPauses() throws {
         var machine = try podMachine()
-        _ = machine.handle(.start) + machine.handle(.displayLoaded) + machine.handle(.displayStarted)
-        let effects = machine.handle(.clicked)
+        _ = machine.run(.start) + machine.run(.displayLoaded) + machine.run(.displayStarted)
+        let effects = machine.run(.clicked)
         #expect(effects.contains(.openClickThrough(URL(string: "http://127.0.0.1:9/landing/1")!)))
         #expect(effects.beaconURLs == ["http://127.0.0.1:9/ct/1"])
         #expect(effects.events == [.clicked, .pause])
@@ -199,20 +213,20 @@ struct AdBreakMachineTests {
 
     @Test func clickWithoutClickThroughIsIgnoredWithALog() throws {
         var machine = try podMachine(clickThrough: false)
-        _ = machine.handle(.start) + machine.handle(.displayLoaded) + machine.handle(.displayStarted)
-        #expect(machine.handle(.clicked).logMessages == ["clicked() ignored: the ad has no click-through"])
+        _ = machine.run(.start) + machine.run(.displayLoaded) + machine.run(.displayStarted)
+        #expect(machine.run(.clicked).logMessages == ["clicked() ignored: the ad has no click-through"])
     }
 
     @Test func startTwiceIsIgnoredWithALog() throws {
         var machine = try podMachine()
-        _ = machine.handle(.start)
-        #expect(machine.handle(.start).events == [.log])
+        _ = machine.run(.start)
+        #expect(machine.run(.start).events == [.log])
     }
 
     @Test func discardEndsTheBreakAndResumesContent() throws {
         var machine = try podMachine(count: 3)
-        _ = machine.handle(.start) + machine.handle(.displayLoaded) + machine.handle(.displayStarted)
-        let effects = machine.handle(.discard)
+        _ = machine.run(.start) + machine.run(.displayLoaded) + machine.run(.displayStarted)
+        let effects = machine.run(.discard)
         #expect(effects.events == [.adBreakEnded])
         #expect(effects.contains(.requestContentResume) && effects.contains(.resetDisplay))
         #expect(machine.isFinished)
@@ -220,22 +234,99 @@ struct AdBreakMachineTests {
 
     @Test func uiStateFollowsProgressAndHidesAfterEachAd() throws {
         var machine = try podMachine(count: 2, skipOffset: "00:00:05")
-        _ = machine.handle(.start) + machine.handle(.displayLoaded)
-        let started = machine.handle(.displayStarted)
+        _ = machine.run(.start) + machine.run(.displayLoaded)
+        let started = machine.run(.displayStarted)
         #expect(started.uiStates.last?.isCustomUIVisible == true)
         #expect(started.uiStates.last?.countdownText == "")
-        let tick = machine.handle(.displayProgressed(mediaTime: 2, totalTime: 10))
+        let tick = machine.run(.displayProgressed(mediaTime: 2, totalTime: 10))
         #expect(tick.uiStates.last?.countdownText == "Ad 1 of 2 (8s)")
         #expect(tick.uiStates.last?.skipButtonTitle == "Skip this ad in 3...")
         #expect(tick.contains(.progress(mediaTime: 2, totalTime: 10)))
-        let done = machine.handle(.displayCompleted)
+        let done = machine.run(.displayCompleted)
         #expect(done.uiStates.first == .hidden)
     }
 
     @Test func muteFiresAfterTheBaselineVolume() throws {
+        let mute = """
+            <Tracking event="mute">http://127.0.0.1:9/mute/1</Tracking><Tracking event="unmute">http://127.0.0.1:9/unmute/1</Tracking>
+            """
+        var machine = try podMachine(extraTracking: mute)
+        _ = machine.run(.volumeChanged(1))  // the baseline, before the ad starts
+        let started = machine.run(.start) + machine.run(.displayLoaded) + machine.run(.displayStarted)
+        #expect(!started.beaconURLs.contains { $0.contains("mute") })
+        #expect(machine.run(.volumeChanged(0.5)).beaconURLs.isEmpty)
+        #expect(machine.run(.volumeChanged(0)).beaconURLs == ["http://127.0.0.1:9/mute/1"])
+        #expect(machine.run(.volumeChanged(0)).beaconURLs.isEmpty)
+        #expect(machine.run(.volumeChanged(1)).beaconURLs == ["http://127.0.0.1:9/unmute/1"])
+    }
+
+    @Test func movingToTheNextAdIsAStepOfItsOwn() throws {
+        var machine = try podMachine(count: 2)
+        _ = machine.run(.start) + machine.run(.displayLoaded) + machine.run(.displayStarted)
+        let completed = machine.handle(.displayCompleted)
+        #expect(completed.last == .proceed)
+        #expect(!completed.contains { if case .loadMedia = $0 { return true } else { return false } })
+        #expect(machine.currentAd == nil)
+        #expect(machine.handle(.proceed).contains(.loadMedia(URL(string: "http://127.0.0.1:9/m2.mp4")!)))
+    }
+
+    @Test func aProceedAfterADiscardDoesNothing() throws {
+        var machine = try podMachine(count: 2)
+        _ = machine.run(.start) + machine.run(.displayLoaded) + machine.run(.displayStarted)
+        _ = machine.handle(.displayCompleted)  // its proceed is still to come
+        #expect(machine.handle(.discard).events == [.adBreakEnded])
+        #expect(machine.handle(.proceed).isEmpty)
+        #expect(machine.isFinished)
+    }
+
+    @Test func mediaLoadedInTheBackgroundIsHeldUntilTheForeground() throws {
         var machine = try podMachine()
-        _ = machine.handle(.volumeChanged(1))
-        _ = machine.handle(.start) + machine.handle(.displayLoaded) + machine.handle(.displayStarted)
-        #expect(machine.handle(.volumeChanged(0)).beaconURLs.isEmpty)  // no mute URL in this ad: nothing to send
+        _ = machine.run(.start)
+        _ = machine.run(.enteredBackground)
+        let loaded = machine.run(.displayLoaded)
+        #expect(loaded == [.cancelLoadTimer])  // neither play nor the start watchdog
+        #expect(machine.run(.enteredForeground) == [.play, .startLoadTimer(8)])
+        #expect(machine.run(.displayStarted).events.contains(.started))
+    }
+
+    @Test func aDisplayToldToPlayInTheBackgroundIsPausedAgain() throws {
+        var machine = try podMachine()
+        _ = machine.run(.start) + machine.run(.displayLoaded)  // play requested, not started
+        #expect(machine.run(.enteredBackground) == [.cancelLoadTimer, .pause])
+        #expect(machine.run(.enteredForeground) == [.play, .startLoadTimer(8)])
+    }
+
+    @Test func aDisplayThatNeverStartsFailsWith402AfterTheTimeout() throws {
+        var machine = try podMachine(count: 2)
+        _ = machine.run(.start)
+        #expect(machine.run(.displayLoaded).contains(.startLoadTimer(8)))
+        let timedOut = machine.run(.loadTimedOut)
+        #expect(timedOut.errors.map(\.code) == [.vastMediaLoadTimeout])
+        #expect(timedOut.errors.first?.message.contains("did not start playing") == true)
+        #expect(timedOut.beaconURLs == ["http://127.0.0.1:9/err/1?c=402"])
+        #expect(machine.currentAd?.adID == "ad2")
+    }
+
+    @Test func aPercentSkipOffsetResolvesAgainstTheMediaDuration() throws {
+        var machine = try podMachine(skipOffset: "50%", duration: nil)
+        _ = machine.run(.start) + machine.run(.displayLoaded) + machine.run(.displayStarted)
+        #expect(
+            machine.run(.skip).logMessages == ["skip() ignored: the ad's skip offset waits for its media's duration"])
+        _ = machine.run(.displayProgressed(mediaTime: 1, totalTime: 8))
+        #expect(machine.currentAd?.skipTimeOffset == 4)
+        #expect(machine.run(.skip).events == [.log])
+        _ = machine.run(.displayProgressed(mediaTime: 4, totalTime: 8))
+        #expect(machine.run(.skip).events.contains(.skipped))
+    }
+
+    @Test(arguments: [Double.nan, .infinity, -1])
+    func aTickWithAnUnusableMediaTimeIsDropped(time: Double) throws {
+        var machine = try podMachine()
+        _ = machine.run(.start) + machine.run(.displayLoaded) + machine.run(.displayStarted)
+        #expect(machine.run(.displayProgressed(mediaTime: time, totalTime: 10)).isEmpty)
+        // An unusable total falls back on <Duration>: 2.5 s is the first quartile of 10 s.
+        let tick = machine.run(.displayProgressed(mediaTime: 2.5, totalTime: time))
+        #expect(tick.events == [.firstQuartile])
+        #expect(tick.contains(.progress(mediaTime: 2.5, totalTime: 10)))
     }
 }

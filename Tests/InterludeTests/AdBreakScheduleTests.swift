@@ -42,6 +42,22 @@ struct AdBreakScheduleTests {
         #expect(schedule.cuePoints == [600, 1200, 1800, 2400, 3000])
     }
 
+    @Test func repeatAfterOnAStartBreakRepeatsAsFromZero() throws {
+        let schedule = AdBreakSchedule(vmap: try vmap([("start", "00:10:00")]), contentDuration: 3600)
+        let fromZero = AdBreakSchedule(vmap: try vmap([("00:00:00", "00:10:00")]), contentDuration: 3600)
+        #expect(schedule.cuePoints == [0, 600, 1200, 1800, 2400, 3000])
+        #expect(schedule.cuePoints == fromZero.cuePoints)
+    }
+
+    @Test func aBreakAtTheContentsEndPlaysAsAPostRollAndOnePastItIsSkippedWithAReason() throws {
+        let schedule = AdBreakSchedule(
+            vmap: try vmap([("00:10:00", nil), ("00:12:00", nil), ("00:05:00", nil)]), contentDuration: 600)
+        #expect(schedule.cuePoints == [300, -1])
+        #expect(schedule.skipped.count == 1)
+        #expect(schedule.skipped.first?.adBreak.breakID == "b1")
+        #expect(schedule.skipped.first?.reason.contains("after the content ends") == true)
+    }
+
     @Test func repeatAfterWithoutDurationIsBounded() throws {
         let schedule = AdBreakSchedule(vmap: try vmap([("00:00:10", "00:00:10")]), contentDuration: nil)
         #expect(schedule.slots.count == AdBreakSchedule.maxRepeats)
@@ -56,28 +72,46 @@ struct AdBreakScheduleTests {
 
     @Test func midrollIsDueWhenContentCrossesIt() throws {
         var schedule = AdBreakSchedule(vmap: try vmap([("00:01:00", nil), ("00:02:00", nil)]), contentDuration: 600)
-        #expect(schedule.contentProgressed(to: 59.9) == nil)
+        #expect(schedule.contentProgressed(to: 59.9).isEmpty)
         let progressed = schedule.contentProgressed(to: 60)
-        let due = try #require(progressed)
+        let due = try #require(progressed.first)
         #expect(due.cuePoint == 60)
         schedule.markPlayed(due.id)
-        #expect(schedule.contentProgressed(to: 61) == nil)
-        #expect(schedule.contentProgressed(to: 120)?.cuePoint == 120)
+        #expect(schedule.contentProgressed(to: 61).isEmpty)
+        #expect(schedule.contentProgressed(to: 120).map(\.cuePoint) == [120])
     }
 
     @Test func seekingOverSeveralBreaksPlaysOnlyTheLast() throws {
         var schedule = AdBreakSchedule(
             vmap: try vmap([("00:01:00", nil), ("00:02:00", nil), ("00:03:00", nil)]), contentDuration: 600)
-        #expect(schedule.contentProgressed(to: 150)?.cuePoint == 120)
+        #expect(schedule.contentProgressed(to: 150).map(\.cuePoint) == [120])
     }
 
     @Test func seekingBackwardsPlaysNothingAndPlayedBreaksStayPlayed() throws {
         var schedule = AdBreakSchedule(vmap: try vmap([("00:01:00", nil)]), contentDuration: 600)
         let progressed = schedule.contentProgressed(to: 61)
-        let due = try #require(progressed)
+        let due = try #require(progressed.first)
         schedule.markPlayed(due.id)
-        #expect(schedule.contentProgressed(to: 10) == nil)
-        #expect(schedule.contentProgressed(to: 70) == nil)
+        #expect(schedule.contentProgressed(to: 10).isEmpty)
+        #expect(schedule.contentProgressed(to: 70).isEmpty)
+    }
+
+    @Test func twoBreaksAtOneOffsetAreDueTogetherInDocumentOrder() throws {
+        var schedule = AdBreakSchedule(
+            vmap: try vmap([("00:01:00", nil), ("00:02:00", nil), ("00:01:00", nil)]), contentDuration: 600)
+        #expect(schedule.cuePoints == [60, 120])
+        #expect(schedule.contentProgressed(to: 61).map(\.adBreak.breakID) == ["b0", "b2"])
+        #expect(schedule.notes.contains { $0.contains("'b0' and 'b2' share one offset") })
+    }
+
+    @Test func midRollsLeaveTheScheduleWhenTheyCannotPlay() throws {
+        var schedule = AdBreakSchedule(
+            vmap: try vmap([("start", nil), ("00:01:00", nil), ("end", nil)]), contentDuration: 600)
+        #expect(schedule.hasMidrolls)
+        schedule.dropMidrolls(reason: "no playhead")
+        #expect(schedule.cuePoints == [0, -1])
+        #expect(schedule.slots.map(\.id) == [0, 1])
+        #expect(schedule.skipped.map(\.reason) == ["no playhead"])
     }
 
     @Test func prefetchOffersEachSlotOnceWithinTheLead() throws {

@@ -41,7 +41,7 @@ func trackedAd() async throws -> ResolvedAd {
 
 func makeTracker(_ ad: ResolvedAd, breakPosition: BreakPosition = .midroll) -> AdTracker {
     AdTracker(
-        ad: ad, duration: 20, context: .init(breakPosition: breakPosition, adPosition: 2),
+        ad: ad, context: .init(breakPosition: breakPosition, adPosition: 2),
         assetURI: "http://127.0.0.1:9/m.mp4",
         macros: VASTMacroFiller(
             now: { Date(timeIntervalSince1970: 1_700_000_000) }, timeZone: TimeZone(secondsFromGMT: 0)!,
@@ -52,60 +52,102 @@ func makeTracker(_ ad: ResolvedAd, breakPosition: BreakPosition = .midroll) -> A
 struct AdTrackerTests {
     @Test func startFiresEveryImpressionOnceWithCreativeViewAndStart() async throws {
         var tracker = makeTracker(try await trackedAd())
-        let beacons = tracker.start()
+        let beacons = tracker.start(duration: 20).beacons
         // Wrapper impression, inline impression (about:blank never fires), creativeView, both starts.
         #expect(beacons.map(\.event) == ["impression", "impression", "creativeView", "start", "start"])
         #expect(beacons[0].url == "http://127.0.0.1:9/imp/w")
         #expect(beacons[1].url == "http://127.0.0.1:9/imp/inline")
         #expect(beacons[4].url == "http://127.0.0.1:9/start?ph=00%3A00%3A00.000&bp=2&ps=2")
-        #expect(tracker.start().isEmpty)
+        #expect(tracker.start(duration: 20) == AdTracker.Report())
         #expect(Set(beacons.map(\.idempotencyKey)).count == beacons.count)
     }
 
     @Test func quartilesAndProgressFireExactlyWhenCrossed() async throws {
         var tracker = makeTracker(try await trackedAd())
-        _ = tracker.start()
-        #expect(tracker.progress(to: 4.9).isEmpty)
-        #expect(
-            tracker.progress(to: 5).map(\.url) == [
-                "http://127.0.0.1:9/q1?ph=00%3A00%3A05.000", "http://127.0.0.1:9/p5s",
-            ])
-        #expect(tracker.progress(to: 5.5).isEmpty)
-        #expect(tracker.progress(to: 9.99).isEmpty)
-        #expect(tracker.progress(to: 10).map(\.event) == ["midpoint"])
-        #expect(tracker.progress(to: 15).map(\.event) == ["thirdQuartile"])
-        #expect(tracker.progress(to: 18).map(\.url) == ["http://127.0.0.1:9/p90"])
-        #expect(tracker.complete().map(\.event) == ["complete"])
-        #expect(tracker.complete().isEmpty)
-        #expect(tracker.progress(to: 19).isEmpty)
+        _ = tracker.start(duration: 20)
+        #expect(tracker.progress(to: 4.9, duration: 20) == AdTracker.Report())
+        let first = tracker.progress(to: 5, duration: 20)
+        #expect(first.quartiles == [.first])
+        #expect(first.beacons.map(\.url) == ["http://127.0.0.1:9/q1?ph=00%3A00%3A05.000", "http://127.0.0.1:9/p5s"])
+        #expect(tracker.progress(to: 5.5, duration: 20).beacons.isEmpty)
+        #expect(tracker.progress(to: 9.99, duration: 20).beacons.isEmpty)
+        let midpoint = tracker.progress(to: 10, duration: 20)
+        #expect(midpoint.quartiles == [.midpoint] && midpoint.beacons.map(\.event) == ["midpoint"])
+        #expect(tracker.progress(to: 15, duration: 20).beacons.map(\.event) == ["thirdQuartile"])
+        #expect(tracker.progress(to: 18, duration: 20).beacons.map(\.url) == ["http://127.0.0.1:9/p90"])
+        #expect(tracker.complete(duration: 20).beacons.map(\.event) == ["complete"])
+        #expect(tracker.complete(duration: 20) == AdTracker.Report())
+        #expect(tracker.progress(to: 19, duration: 20) == AdTracker.Report())
     }
 
     @Test func aJumpFiresEveryCrossedQuartileInOrder() async throws {
         var tracker = makeTracker(try await trackedAd())
-        _ = tracker.start()
-        #expect(tracker.progress(to: 16).map(\.event) == ["firstQuartile", "midpoint", "thirdQuartile", "progress"])
+        _ = tracker.start(duration: 20)
+        let jump = tracker.progress(to: 16, duration: 20)
+        #expect(jump.quartiles == [.first, .midpoint, .third])
+        #expect(jump.beacons.map(\.event) == ["firstQuartile", "midpoint", "thirdQuartile", "progress"])
+    }
+
+    @Test func withoutADurationQuartilesAndPercentagesWaitForOne() async throws {
+        var tracker = makeTracker(try await trackedAd())
+        _ = tracker.start(duration: nil)
+        // A time offset needs no duration; 25 % and 90 % do.
+        #expect(tracker.progress(to: 6, duration: nil).beacons.map(\.url) == ["http://127.0.0.1:9/p5s"])
+        let known = tracker.progress(to: 6.5, duration: 8)
+        #expect(known.quartiles == [.first, .midpoint, .third])
+        #expect(known.beacons.map(\.event) == ["firstQuartile", "midpoint", "thirdQuartile"])
+        #expect(tracker.progress(to: 7.2, duration: 8).beacons.map(\.url) == ["http://127.0.0.1:9/p90"])
     }
 
     @Test func completeReportsQuartilesThatWereMissed() async throws {
         var tracker = makeTracker(try await trackedAd())
-        _ = tracker.start()
+        _ = tracker.start(duration: 20)
+        let complete = tracker.complete(duration: 20)
+        #expect(complete.quartiles == [.first, .midpoint, .third])
         #expect(
-            tracker.complete().map(\.event) == [
+            complete.beacons.map(\.event) == [
                 "firstQuartile", "midpoint", "thirdQuartile", "progress", "progress", "complete",
             ])
     }
 
+    @Test func completeWithNoDurationKnownStillReportsEveryQuartile() async throws {
+        var tracker = makeTracker(try await trackedAd())
+        _ = tracker.start(duration: nil)
+        _ = tracker.progress(to: 3, duration: nil)
+        let complete = tracker.complete(duration: nil)
+        #expect(complete.quartiles == [.first, .midpoint, .third])
+        #expect(complete.beacons.last?.event == "complete")
+    }
+
+    @Test func eachVerificationIsReportedNotExecutedOnceAtStartUnlessTheAppRunsThem() async throws {
+        let verification = """
+            <AdVerifications><Verification vendor="v"><JavaScriptResource apiFramework="omid"><![CDATA[https://v.example/v.js]]></JavaScriptResource>
+            <TrackingEvents><Tracking event="verificationNotExecuted"><![CDATA[http://127.0.0.1:9/vne?r=[REASON]&c=[CACHEBUSTING]]]></Tracking></TrackingEvents></Verification></AdVerifications>
+            """
+        let http = InMemoryHTTPClient(routes: ["\(testBase)/tag": .body(inlineVAST(extra: verification))])
+        let ad = try #require(
+            await makeResolver(http).resolve(tagURL: URL(string: "\(testBase)/tag")!, timeout: 8).ads.first)
+        var tracker = makeTracker(ad)
+        let started = tracker.start(duration: 10).beacons
+        #expect(
+            started.filter { $0.event == "verificationNotExecuted" }.map(\.url) == [
+                "http://127.0.0.1:9/vne?r=2&c=12345678"
+            ])
+        var quiet = AdTracker(ad: ad, reportsVerificationsNotExecuted: false)
+        #expect(!quiet.start(duration: 10).beacons.contains { $0.event == "verificationNotExecuted" })
+    }
+
     @Test func nothingFiresBeforeStart() async throws {
         var tracker = makeTracker(try await trackedAd())
-        #expect(tracker.progress(to: 10).isEmpty)
+        #expect(tracker.progress(to: 10, duration: 20) == AdTracker.Report())
         #expect(tracker.pause(at: 1).isEmpty)
-        #expect(tracker.complete().isEmpty)
+        #expect(tracker.complete(duration: 20) == AdTracker.Report())
         #expect(tracker.skip(at: 1).isEmpty)
     }
 
     @Test func pauseAndResumeFireOnChangeOnly() async throws {
         var tracker = makeTracker(try await trackedAd())
-        _ = tracker.start()
+        _ = tracker.start(duration: 20)
         #expect(tracker.resume(at: 1).isEmpty)
         #expect(tracker.pause(at: 2).map(\.event) == ["pause"])
         #expect(tracker.pause(at: 2).isEmpty)
@@ -115,7 +157,7 @@ struct AdTrackerTests {
 
     @Test func muteAndUnmuteFireWhenVolumeCrossesZero() async throws {
         var tracker = makeTracker(try await trackedAd())
-        _ = tracker.start()
+        _ = tracker.start(duration: 20)
         #expect(tracker.volumeChanged(to: 1, at: 0).isEmpty)  // baseline
         #expect(tracker.volumeChanged(to: 0.5, at: 1).isEmpty)
         #expect(tracker.volumeChanged(to: 0, at: 2).map(\.event) == ["mute"])
@@ -125,15 +167,15 @@ struct AdTrackerTests {
 
     @Test func skipEndsTracking() async throws {
         var tracker = makeTracker(try await trackedAd())
-        _ = tracker.start()
+        _ = tracker.start(duration: 20)
         #expect(tracker.skip(at: 6).map(\.event) == ["skip"])
-        #expect(tracker.progress(to: 15).isEmpty)
-        #expect(tracker.complete().isEmpty)
+        #expect(tracker.progress(to: 15, duration: 20) == AdTracker.Report())
+        #expect(tracker.complete(duration: 20) == AdTracker.Report())
     }
 
     @Test func clickFiresClickTrackingWithMacros() async throws {
         var tracker = makeTracker(try await trackedAd())
-        _ = tracker.start()
+        _ = tracker.start(duration: 20)
         let clicks = tracker.click(at: 3)
         #expect(
             clicks.map(\.url) == [
@@ -150,7 +192,7 @@ struct AdTrackerTests {
 
     @Test func beaconsCarryTheAdAndTheTime() async throws {
         var tracker = makeTracker(try await trackedAd())
-        let beacon = try #require(tracker.start().first)
+        let beacon = try #require(tracker.start(duration: 20).beacons.first)
         #expect(beacon.adID == "ad1")
         #expect(beacon.createdAt == Date(timeIntervalSince1970: 1_700_000_000))
     }

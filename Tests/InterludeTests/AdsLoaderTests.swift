@@ -81,13 +81,18 @@ struct AdsLoaderTests {
         #expect(ad.adSystem == "s")
         #expect(ad.duration == 10)
         #expect(ad.isSkippable == false && ad.skipTimeOffset == -1)
-        #expect(ad.isUiDisabled)
+        // The ad allows a custom UI, but the app has not asked for one (initialize) yet.
+        #expect(ad.isUiHideable && !ad.isUiDisabled)
         #expect(ad.isLinear)
         #expect(ad.contentType == "video/mp4")
         #expect(ad.vastMediaWidth == 640 && ad.vastMediaHeight == 360)
         #expect(ad.wrapperAdIDs == ["w"] && ad.wrapperSystems == ["w"])
         #expect(ad.adPodInfo == AdPodInfo(adPosition: 1, totalAds: 1, podIndex: 0, timeOffset: 0))
         #expect(data.adsManager!.adCuePoints.isEmpty)
+        var rendering = AdsRenderingSettings()
+        rendering.disableUi = true
+        data.adsManager!.initialize(with: rendering)
+        #expect(data.adsManager!.ads.first?.isUiDisabled == true)
     }
 
     @Test func delegateHearsOfSuccessAndFailure() async throws {

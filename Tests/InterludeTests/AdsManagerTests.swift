@@ -122,6 +122,17 @@ struct AdsManagerTests {
         #expect(harness.http.requestedURLs.contains("http://127.0.0.1:9/complete/1"))
     }
 
+    @Test func theBeaconsOfAnAdArriveInTheOrderTheyFellDue() async throws {
+        let events = ["creativeView", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"]
+        let harness = ManagerHarness(routes: ["\(testBase)/tag": .body(vastXML(adXML(tracking: events)))])
+        let manager = try await harness.load("\(testBase)/tag")
+        defer { withExtendedLifetime(manager) {} }
+        await simulate(harness.clock, for: 12)
+        await harness.loader.beaconQueue.waitUntilIdle()
+        let names = trackingRequests(harness.http.requestedURLs, ad: "ad1").map { String($0.prefix { $0 != "?" }) }
+        #expect(names == ["impression"] + events)
+    }
+
     @Test func skipThroughTheManagerOnlyAfterTheOffset() async throws {
         let harness = ManagerHarness(routes: ["\(testBase)/tag": .body(podDocument(1, skipOffset: "00:00:05"))])
         let manager = try await harness.load("\(testBase)/tag")

@@ -166,7 +166,8 @@ struct TimelineDriver {
     init(_ timeline: StreamTimeline) { self.timeline = timeline }
 
     static func vod(snapback: Bool = false) -> TimelineDriver {
-        var timeline = StreamTimeline(vod: try! PodMetadata(parsing: Data(StreamFixtures.vodMetadata().utf8)))
+        var timeline = StreamTimeline(
+            vod: try! PodMetadata(parsing: Data(StreamFixtures.vodMetadata().utf8)), disableUi: true)
         timeline.snapback = snapback
         timeline.disableUi = true
         return TimelineDriver(timeline)

@@ -106,7 +106,30 @@ struct StreamHarness {
         var rendering = AdsRenderingSettings()
         rendering.disableUi = true
         manager.initialize(with: rendering)
+        // A live manager fetches its metadata now, off the main actor: let it land before the clock moves.
+        await waitUntil { manager.fetchTask == nil }
         return manager
+    }
+
+    /// Yields (never sleeps) until `condition` holds, for work that runs
+    /// off the main actor (HTTP answers): a loaded machine may need more
+    /// turns than `ManualClock.simulate` gives between steps.
+    func waitUntil(_ condition: () -> Bool) async {
+        for _ in 0..<100_000 where !condition() { await Task.yield() }
+    }
+
+    /// Lets the manager hand its pings to the queue (from a main-actor
+    /// task), then waits until the queue has sent them.
+    func deliverBeacons() async {
+        for _ in 0..<100 { await Task.yield() }
+        await loader.beaconQueue.waitUntilIdle()
+    }
+
+    /// `loadThirdPartyStream` with the VTP's URL, and the timeline's fetch let finish.
+    func startVOD(_ manager: StreamManager, url: URL = StreamHarness.vtpURL) async {
+        manager.loadThirdPartyStream(url, streamSubtitles: nil)
+        await waitUntil { manager.fetchTask == nil }
+        await waitUntil { display.loadedURL == nil || display.isPlaying }
     }
 
     /// Verification URLs requested, in order.

@@ -30,7 +30,11 @@ struct StreamManagerDestroyTests {
             return manager
         }
         guard state != .initialized else { return manager }
-        manager.loadThirdPartyStream(StreamHarness.vtpURL, streamSubtitles: nil)
+        if state == .loadingTimeline {
+            manager.loadThirdPartyStream(StreamHarness.vtpURL, streamSubtitles: nil)
+        } else {
+            await harness.startVOD(manager)
+        }
         let seconds: [State: TimeInterval] = [.loadingTimeline: 2, .inPreRoll: 5, .inContent: 40, .afterEnd: 185]
         await harness.clock.simulate(for: seconds[state] ?? 0)
         return manager
@@ -53,7 +57,7 @@ struct StreamManagerDestroyTests {
         let events = harness.recorder.events.count
         let errors = harness.recorder.errors.count
         let commands = harness.display.commands.count
-        await harness.loader.beaconQueue.waitUntilIdle()
+        await harness.deliverBeacons()
         let requests = harness.http.requests.count
         await harness.clock.simulate(for: 60)
         manager.initialize(with: nil)
@@ -63,7 +67,7 @@ struct StreamManagerDestroyTests {
         manager.replaceAdTagParameters(["a": "b"])
         manager.destroy()
         await harness.clock.simulate(for: 30)
-        await harness.loader.beaconQueue.waitUntilIdle()
+        await harness.deliverBeacons()
         #expect(harness.recorder.events.count == events)
         #expect(harness.recorder.errors.count == errors)
         #expect(harness.display.commands.count == commands)
@@ -86,7 +90,7 @@ struct StreamManagerDestroyTests {
             if event.type == .started { manager.destroy() }
         }
         _ = try await prepare(.inPreRoll, harness)
-        await harness.loader.beaconQueue.waitUntilIdle()
+        await harness.deliverBeacons()
         #expect(harness.recorder.types.last == .started)
         #expect(
             harness.verificationRequests == [StreamFixtures.verificationBase + StreamFixtures.vodEventID("p1", "start")]
@@ -109,7 +113,7 @@ struct StreamManagerDestroyTests {
             weakLoader = harness.loader
             weakDisplay = harness.display
             weakRecorder = harness.recorder
-            await harness.loader.beaconQueue.waitUntilIdle()
+            await harness.deliverBeacons()
         }
         await clock.simulate(for: 10)
         #expect(weakManager == nil)

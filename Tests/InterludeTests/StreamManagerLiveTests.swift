@@ -28,7 +28,7 @@ struct StreamManagerLiveTests {
         #expect(
             harness.recorder.types == [.streamLoaded, .streamStarted, .adPeriodStarted, .adBreakStarted] + Self.adEvents
                 + Self.adEvents + Self.adEvents + [.adBreakEnded, .adPeriodEnded])
-        await harness.loader.beaconQueue.waitUntilIdle()
+        await harness.deliverBeacons()
         #expect(harness.verificationRequests == cues.map { StreamFixtures.verificationBase + $0.values["TXXX"]! })
     }
 
@@ -138,7 +138,7 @@ struct StreamManagerLiveTests {
         }
         #expect(harness.recorder.logs.filter { $0.contains("ignored") }.count == 4)
         await harness.clock.simulate(for: 24)
-        await harness.loader.beaconQueue.waitUntilIdle()
+        await harness.deliverBeacons()
         #expect(harness.verificationRequests == [StreamFixtures.verificationBase + start])
         #expect(harness.recorder.types.filter { $0 == .started }.count == 1)
     }

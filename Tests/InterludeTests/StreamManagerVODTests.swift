@@ -16,7 +16,7 @@ struct StreamManagerVODTests {
         let harness = StreamHarness.vod()
         let manager = try await harness.manager(live: false)
         defer { withExtendedLifetime(manager) {} }
-        manager.loadThirdPartyStream(StreamHarness.vtpURL, streamSubtitles: [])
+        await harness.startVOD(manager)
         await harness.clock.simulate(for: 0.5)
         #expect(harness.display.commands.prefix(2) == ["loadStream \(StreamHarness.vtpURL.absoluteString)", "play"])
         #expect(manager.cuepoints.count == 3)
@@ -29,7 +29,7 @@ struct StreamManagerVODTests {
             ]
         let post = [.adPeriodStarted, .adBreakStarted] + Self.adEvents + [.adBreakEnded, .adPeriodEnded]
         #expect(harness.recorder.types == [.streamLoaded, .streamStarted] + pre + mid + post)
-        await harness.loader.beaconQueue.waitUntilIdle()
+        await harness.deliverBeacons()
         let expected = StreamFixtures.vodBreaks.flatMap(\.ads).flatMap { ad in
             ["start", "firstquartile", "midpoint", "thirdquartile", "complete"].map {
                 StreamFixtures.verificationBase + StreamFixtures.vodEventID(ad, $0)
@@ -43,7 +43,7 @@ struct StreamManagerVODTests {
         let harness = StreamHarness.vod()
         let manager = try await harness.manager(live: false)
         defer { withExtendedLifetime(manager) {} }
-        manager.loadThirdPartyStream(StreamHarness.vtpURL, streamSubtitles: nil)
+        await harness.startVOD(manager)
         await harness.clock.simulate(for: 5)
         let last = try #require(harness.recorder.progress.last)
         #expect(last.adPosition == 1 && last.totalAds == 2 && last.adDuration == 10 && last.adBreakDuration == 20)
@@ -67,7 +67,7 @@ struct StreamManagerVODTests {
         harness.recorder.onEvent = { manager, event in
             if event.type == .streamLoaded { display.seekStream(to: manager.streamTime(forContentTime: 70)) }
         }
-        manager.loadThirdPartyStream(StreamHarness.vtpURL, streamSubtitles: nil)
+        await harness.startVOD(manager)
         await harness.clock.simulate(for: 10)
         #expect(display.commands.contains("seekStream 120.0"))
         #expect(harness.recorder.types == [.streamLoaded, .streamStarted])
@@ -78,7 +78,7 @@ struct StreamManagerVODTests {
         let harness = StreamHarness.vod()
         let manager = try await harness.manager(live: false, snapback: true)
         defer { withExtendedLifetime(manager) {} }
-        manager.loadThirdPartyStream(StreamHarness.vtpURL, streamSubtitles: nil)
+        await harness.startVOD(manager)
         await harness.clock.simulate(for: 30)
         #expect(manager.seekStream(to: 150))
         #expect(harness.display.commands.last == "seekStream 80.0")
@@ -95,7 +95,7 @@ struct StreamManagerVODTests {
         let harness = StreamHarness.vod()
         let manager = try await harness.manager(live: false, snapback: true)
         defer { withExtendedLifetime(manager) {} }
-        manager.loadThirdPartyStream(StreamHarness.vtpURL, streamSubtitles: nil)
+        await harness.startVOD(manager)
         await harness.clock.simulate(for: 30)
         harness.display.seekStream(to: 150)
         await harness.clock.simulate(for: 1)
@@ -108,11 +108,11 @@ struct StreamManagerVODTests {
         let harness = StreamHarness.vod(extra: [notFound: .status(404, "")])
         let manager = try await harness.manager(live: false)
         defer { withExtendedLifetime(manager) {} }
-        manager.loadThirdPartyStream(StreamHarness.vtpURL, streamSubtitles: nil)
+        await harness.startVOD(manager)
         await harness.clock.simulate(for: 3)
-        await harness.loader.beaconQueue.waitUntilIdle()
+        await harness.deliverBeacons()
         await harness.clock.simulate(for: 120)
-        await harness.loader.beaconQueue.waitUntilIdle()
+        await harness.deliverBeacons()
         #expect(harness.http.requestedURLs.filter { $0 == notFound }.count == 1)
     }
 
@@ -138,7 +138,7 @@ struct StreamManagerVODTests {
         let harness = StreamHarness.vod(metadata: .body(body))
         let manager = try await harness.manager(live: false)
         defer { withExtendedLifetime(manager) {} }
-        manager.loadThirdPartyStream(StreamHarness.vtpURL, streamSubtitles: nil)
+        await harness.startVOD(manager)
         await harness.clock.simulate(for: 3)
         if body.hasPrefix("{") {
             // A readable document with unusable breaks: the stream plays with no ads known.
@@ -157,14 +157,14 @@ struct StreamManagerVODTests {
             try await harness.loader.loadStream(with: harness.request(live: false)).streamManager)
         defer { withExtendedLifetime(manager) {} }
         manager.delegate = harness.recorder
-        manager.loadThirdPartyStream(StreamHarness.vtpURL, streamSubtitles: nil)
+        await harness.startVOD(manager)
         #expect(harness.recorder.logs.last?.contains("initialize") == true)
         #expect(harness.metadataRequests.isEmpty)
         manager.initialize(with: nil)
         manager.initialize(with: nil)
         #expect(harness.recorder.logs.last?.contains("already initialized") == true)
-        manager.loadThirdPartyStream(StreamHarness.vtpURL, streamSubtitles: nil)
-        manager.loadThirdPartyStream(StreamHarness.vtpURL, streamSubtitles: nil)
+        await harness.startVOD(manager)
+        await harness.startVOD(manager)
         #expect(harness.recorder.logs.last?.contains("already called") == true)
         manager.loadThirdPartyStream(URL(string: "javascript:alert(1)")!, streamSubtitles: nil)
         await harness.clock.simulate(for: 2)
@@ -190,10 +190,10 @@ struct StreamManagerVODTests {
         harness.display.cues = [.id3(start, at: 1), .id3(StreamFixtures.vodEventID("p1", "midpoint"), at: 2)]
         let manager = try await harness.manager(live: false)
         defer { withExtendedLifetime(manager) {} }
-        manager.loadThirdPartyStream(StreamHarness.vtpURL, streamSubtitles: nil)
+        await harness.startVOD(manager)
         await harness.clock.simulate(for: 21)
         #expect(harness.recorder.logs.filter { $0.contains("timed metadata ignored") }.count == 1)
-        await harness.loader.beaconQueue.waitUntilIdle()
+        await harness.deliverBeacons()
         #expect(harness.verificationRequests.filter { $0.hasSuffix(start) }.count == 1)
     }
 
@@ -205,7 +205,7 @@ struct StreamManagerVODTests {
             request.playsBackupStreamOnFailure = true
         }
         defer { withExtendedLifetime(manager) {} }
-        manager.loadThirdPartyStream(StreamHarness.vtpURL, streamSubtitles: nil)
+        await harness.startVOD(manager)
         await harness.clock.simulate(for: 1)
         #expect(harness.recorder.errors.map(\.code) == [.videoPlayError])
         #expect(harness.recorder.errors.first?.type == .playingFailed)
@@ -248,7 +248,7 @@ struct StreamManagerVODTests {
         harness.display.cues = StreamFixtures.liveCues(start: 30, adCount: 1)
         let manager = try await harness.manager(live: false)
         defer { withExtendedLifetime(manager) {} }
-        manager.loadThirdPartyStream(StreamHarness.vtpURL, streamSubtitles: nil)
+        await harness.startVOD(manager)
         await harness.clock.simulate(for: 45)
         #expect(
             harness.recorder.types == [.streamLoaded, .streamStarted, .adPeriodStarted, .adBreakStarted] + Self.adEvents
@@ -256,7 +256,7 @@ struct StreamManagerVODTests {
                     .adBreakEnded, .adPeriodEnded,
                 ])
         #expect(manager.cuepoints.isEmpty)
-        await harness.loader.beaconQueue.waitUntilIdle()
+        await harness.deliverBeacons()
         #expect(harness.verificationRequests.count == 5)
     }
 
@@ -264,10 +264,10 @@ struct StreamManagerVODTests {
         let harness = StreamHarness.vod()
         let manager = try await harness.manager(live: false)
         defer { withExtendedLifetime(manager) {} }
-        manager.loadThirdPartyStream(StreamHarness.vtpURL, streamSubtitles: nil)
+        await harness.startVOD(manager)
         await harness.clock.simulate(for: 3)
         manager.clicked()
-        await harness.loader.beaconQueue.waitUntilIdle()
+        await harness.deliverBeacons()
         #expect(
             harness.http.requestedURLs.filter { $0 == "\(StreamFixtures.server)/track/stream-1/p1/click" }.count == 1)
     }

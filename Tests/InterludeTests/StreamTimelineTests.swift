@@ -148,8 +148,8 @@ struct StreamTimelineTests {
                 StreamAdProgress(
                     time: 2, adDuration: 10, adPosition: 1, totalAds: 3, adBreakDuration: 30, adPeriodDuration: 30)
             ])
-        // 8.25 s left at 81.75 shows as 8 s (printf's rounding), and so does 82: one UI update.
-        #expect(uiStates(effects).isEmpty)
+        // 8.25 s left at 81.75 shows as 8 s (printf's rounding), and so does 82.
+        #expect(uiStates(effects).allSatisfy { $0.countdownText == "Ad 1 of 3 (8s)" })
         let state = uiStates(earlier).last
         #expect(state?.countdownText == "Ad 1 of 3 (8s)")
         #expect(state?.learnMoreVisible == true)
@@ -177,6 +177,10 @@ struct StreamTimelineTests {
         let state = uiStates(builtIn.play(to: 2)).last
         #expect(state?.isBuiltInUIVisible == true)
         #expect(state?.isCustomUIVisible == false)
+        // The built-in UI's label and Learn more, as for a client-side ad; never a skip button.
+        #expect(state?.countdownText == "Ad 1 of 2 · 0:08")
+        #expect(state?.learnMoreVisible == true)
+        #expect(state?.skipButtonVisible == false)
     }
 
     @Test func clickedOpensThePlayingAdsClickThrough() {

@@ -1,3 +1,4 @@
+import Foundation
 import InterludeVAST
 
 /// A companion ad of a linear ad. IMA's `IMACompanionAd`.
@@ -37,15 +38,21 @@ public struct Ad: Sendable, Hashable {
     public var adSystem: String
     /// MIME type of the media file selected to play (IMA `contentType`).
     public var contentType: String
-    /// Seconds; −1 when the document gives none.
+    /// Seconds, from the VAST `<Duration>`; −1 when the document gives none
+    /// (playback then goes by the media's own duration).
     public var duration: Double
     public var isSkippable: Bool
-    /// Seconds after which the ad may be skipped; −1 when not skippable.
+    /// Seconds after which the ad may be skipped; −1 when it is not
+    /// skippable, or while its `n%` offset waits for the media's duration
+    /// (the ad then has no `<Duration>`).
     public var skipTimeOffset: Double
-    /// True when the ad allows the app to replace its UI: the ad carries
-    /// `<Extension type="uiSettings"><UiHideable>1</UiHideable>`. Only then
-    /// does ``AdsRenderingSettings``' `disableUi` take effect.
+    /// IMA's meaning: the app asked for its own UI (``AdsRenderingSettings``'
+    /// `disableUi`) and the ad allows it (``isUiHideable``). When false the
+    /// built-in UI shows (``AdUIState/isBuiltInUIVisible``).
     public var isUiDisabled: Bool
+    /// Interlude: whether the ad allows the app to replace its UI, asked or
+    /// not: it carries `<Extension type="uiSettings"><UiHideable>1</UiHideable>`.
+    public var isUiHideable: Bool
     public var isLinear: Bool
     public var adPodInfo: AdPodInfo
     /// Width and height of the selected media file (0 when unknown).
@@ -74,13 +81,24 @@ public struct Ad: Sendable, Hashable {
     /// UI elements the built-in UI shows for this ad.
     public var uiElements: [UIElement]
 
+    /// The `<Verification>`s of the ad and of every wrapper (outermost
+    /// first), for an app that runs Open Measurement itself; the SDK does not
+    /// (see ``AdsRenderingSettings/reportsVerificationsNotExecuted``).
+    public var adVerifications: [Verification]
+
     /// The selected media file, for the player to load.
     public var mediaURL: String?
 
-    /// Builds the app-facing ad from a resolved ad.
+    /// `skipoffset` as written, resolved against the media's duration when a percentage.
+    var skipOffset: VASTOffset?
+    /// Whether the ad has a click-through (the built-in UI's Learn More).
+    var hasClickThrough: Bool
+
+    /// Builds the app-facing ad from a resolved ad; `disableUi` is the app's
+    /// request for its own UI (``AdsRenderingSettings/disableUi``).
     public init(
         resolved: ResolvedAd, podInfo: AdPodInfo, preferences: MediaPreferences = MediaPreferences(),
-        uiElements: [UIElement] = [.adAttribution, .countdown]
+        uiElements: [UIElement] = [.adAttribution, .countdown], disableUi: Bool = false
     ) {
         let inLine = resolved.inLine
         let creative = resolved.linearCreative
@@ -93,10 +111,11 @@ public struct Ad: Sendable, Hashable {
         contentType = media?.type ?? ""
         let seconds = linear?.duration?.seconds ?? -1
         duration = seconds
-        let skipOffset = linear?.skipOffset.map { $0.seconds(ofDuration: max(seconds, 0)) }
+        skipOffset = linear?.skipOffset
         isSkippable = skipOffset != nil
-        skipTimeOffset = skipOffset ?? -1
-        isUiDisabled = resolved.uiHideable == true
+        skipTimeOffset = -1
+        isUiHideable = resolved.uiHideable == true
+        isUiDisabled = disableUi && isUiHideable
         isLinear = linear != nil
         adPodInfo = podInfo
         width = media?.width ?? 0
@@ -127,6 +146,25 @@ public struct Ad: Sendable, Hashable {
                 height: companion.height ?? 0)
         }
         self.uiElements = uiElements
+        adVerifications = resolved.adVerifications
         mediaURL = media?.url
+        hasClickThrough = resolved.clickThrough != nil
+        skipTimeOffset = skipOffset(forDuration: seconds) ?? -1
     }
+
+    /// Seconds into the ad at which it may be skipped, for media lasting
+    /// `duration` seconds (≤ 0 when unknown); nil when not skippable or when
+    /// a percentage offset has no duration to apply to.
+    func skipOffset(forDuration duration: TimeInterval) -> TimeInterval? {
+        switch skipOffset {
+        case nil: return nil
+        case .time(let time)?: return time.seconds
+        case .percent(let percent)?: return duration > 0 ? duration * percent / 100 : nil
+        }
+    }
+}
+
+extension ResolvedAd {
+    /// Verifications of every wrapper, outermost first, then the inline ad's.
+    var adVerifications: [Verification] { wrappers.flatMap(\.wrapper.adVerifications) + inLine.adVerifications }
 }

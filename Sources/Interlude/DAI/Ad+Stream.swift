@@ -7,14 +7,18 @@ extension Ad {
     /// describe, from its ID alone). Built through the VAST initializer so
     /// that every field a later release adds keeps its default.
     ///
-    /// A stitched ad carries no VAST `UiHideable`; whether the custom UI
-    /// shows is the app's `disableUi` alone, so ``isUiDisabled`` is true.
+    /// A stitched ad carries no VAST `UiHideable`: it may always take the
+    /// app's UI (``isUiHideable``), so the app's `disableUi` alone decides
+    /// the custom UI (``isUiDisabled``), as `disableUi` does in IMA's DAI.
     /// Nothing in a stream is skippable.
-    init(streamAd info: PodMetadata.AdInfo?, id: String, duration: TimeInterval, podInfo: AdPodInfo) {
+    init(
+        streamAd info: PodMetadata.AdInfo?, id: String, duration: TimeInterval, podInfo: AdPodInfo, disableUi: Bool,
+        uiElements: [UIElement]
+    ) {
         let empty = InLine()
         self.init(
             resolved: ResolvedAd(ad: InterludeVAST.Ad(id: id, content: .inLine(empty)), inLine: empty),
-            podInfo: podInfo, uiElements: [.adAttribution, .countdown])
+            podInfo: podInfo, uiElements: uiElements)
         adID = info?.adServerID ?? id
         adTitle = info?.title ?? ""
         adDescription = info?.description ?? ""
@@ -27,6 +31,8 @@ extension Ad {
         isLinear = true
         isSkippable = false
         skipTimeOffset = -1
-        isUiDisabled = true
+        isUiHideable = true
+        isUiDisabled = disableUi
+        hasClickThrough = info?.clickThroughURL != nil
     }
 }

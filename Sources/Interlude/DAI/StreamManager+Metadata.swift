@@ -159,12 +159,12 @@ extension StreamManager {
             usesTimedMetadata = true
             var built = StreamTimeline()
             built.disableUi = rendering.disableUi
+            built.uiElements = rendering.uiElements
             built.strings = timeline.strings
             timeline = built
             emitLog("the metadata has no VOD timeline: ad events come from the stream's timed metadata")
         } else {
-            var built = StreamTimeline(vod: parsed)
-            built.disableUi = rendering.disableUi
+            var built = StreamTimeline(vod: parsed, disableUi: rendering.disableUi, uiElements: rendering.uiElements)
             built.strings = timeline.strings
             built.snapback = isSnapbackEnabled
             timeline = built

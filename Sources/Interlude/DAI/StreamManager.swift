@@ -125,6 +125,7 @@ public final class StreamManager {
         initialized = true
         rendering = settings ?? AdsRenderingSettings()
         timeline.disableUi = rendering.disableUi
+        timeline.uiElements = rendering.uiElements
         timeline.strings = AdUIStrings.forLanguage(services.resolver.settings.language)
         timeline.snapback = isSnapbackEnabled
         display?.delegate = displayProxy

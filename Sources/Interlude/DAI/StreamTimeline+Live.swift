@@ -190,7 +190,10 @@ extension StreamTimeline {
             timeOffset: live.breakStart, maxDuration: live.breakDuration ?? -1)
         live.generation += 1
         live.currentAd = AdSlot(
-            key: tag.adID, ad: Ad(streamAd: info, id: tag.adID, duration: duration, podInfo: podInfo), start: start,
+            key: tag.adID,
+            ad: Ad(
+                streamAd: info, id: tag.adID, duration: duration, podInfo: podInfo, disableUi: disableUi,
+                uiElements: uiElements), start: start,
             duration: duration, isSlate: info?.isSlate ?? false, clickThrough: info?.clickThroughURL,
             clickTracking: info?.clickTrackingURLs ?? [], fired: live.firedByAd[tag.adID] ?? 0)
     }

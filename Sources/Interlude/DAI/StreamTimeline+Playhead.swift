@@ -267,9 +267,11 @@ extension StreamTimeline {
                 StreamAdProgress(
                     time: elapsed, adDuration: clock.duration, adPosition: clock.adPosition, totalAds: clock.totalAds,
                     adBreakDuration: breakDuration, adPeriodDuration: breakDuration)))
+        // Both UIs' countdowns: the custom one rounds like printf, the built-in one counts whole seconds up.
+        let left = clock.duration - elapsed
         let uiKey = UIKey(
-            breakIndex: key, adIndex: clock.adPosition,
-            remaining: Int((clock.duration - elapsed).rounded(.toNearestOrEven)))
+            breakIndex: key, adIndex: clock.adPosition, remaining: Int(left.rounded(.toNearestOrEven)),
+            remainingUp: Int(left.rounded(.up)))
         guard uiKey != lastUIKey else { return false }
         lastUIKey = uiKey
         return true
@@ -280,8 +282,8 @@ extension StreamTimeline {
         _ ad: Ad, _ clock: AdClockFacts, at time: TimeInterval, hasClickThrough: Bool, into effects: inout [Effect]
     ) {
         let elapsed = min(max(0, time - clock.start), clock.duration)
-        var state = AdUIState.playing(
-            ad, mediaTime: elapsed, totalTime: clock.duration, disableUi: disableUi, strings: strings)
+        var state = AdUIState.playing(ad, mediaTime: elapsed, totalTime: clock.duration, strings: strings)
+        // The custom UI's Learn More needs somewhere to go (the built-in UI already asks the ad).
         if !hasClickThrough { state.learnMoreVisible = false }
         effects.append(.ui(state))
     }

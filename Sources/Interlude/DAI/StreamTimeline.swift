@@ -119,7 +119,10 @@ struct StreamTimeline: Sendable {
     var breaks: [Break] = []
     /// VOD: the stream cut into segments covering [0, ∞), in order.
     private(set) var segments: [Segment] = []
+    /// The app asked for its own UI (`AdsRenderingSettings.disableUi`): ads get `isUiDisabled`.
     var disableUi = false
+    /// What the built-in UI shows (`AdsRenderingSettings.uiElements`).
+    var uiElements: [UIElement] = [.adAttribution, .countdown]
     var strings = AdUIStrings.english
     /// Opt-in snapback (VOD): a seek over an unplayed break plays it first.
     var snapback = false
@@ -149,13 +152,16 @@ struct StreamTimeline: Sendable {
         var breakIndex: Int
         var adIndex: Int
         var remaining: Int
+        var remainingUp: Int
     }
 
     /// A VOD timeline from the stream's metadata (its `breaks`). Breaks
     /// without a usable duration, and breaks that overlap an earlier one,
     /// are left out and reported in ``skippedOnLoad``.
-    init(vod metadata: PodMetadata) {
+    init(vod metadata: PodMetadata, disableUi: Bool = false, uiElements: [UIElement] = [.adAttribution, .countdown]) {
         kind = .vod
+        self.disableUi = disableUi
+        self.uiElements = uiElements
         var laidOut: [Break] = []
         var skipped: [String] = []
         var types: [String: String] = [:]
@@ -168,7 +174,8 @@ struct StreamTimeline: Sendable {
                 skipped.append("break \(item.id) at \(item.start) s overlaps break \(previous.id)")
                 continue
             }
-            let slots = Self.layOut(item, metadata: metadata, skipped: &skipped)
+            let slots = Self.layOut(
+                item, metadata: metadata, disableUi: disableUi, uiElements: uiElements, skipped: &skipped)
             let duration = item.duration ?? slots.last.map { $0.end - item.start } ?? 0
             guard duration > 0 else {
                 skipped.append("break \(item.id) has no duration")
@@ -272,7 +279,8 @@ struct StreamTimeline: Sendable {
     /// break's start where the timeline gives none); an ad without a
     /// duration takes what is left of the break.
     private static func layOut(
-        _ item: PodMetadata.VODBreak, metadata: PodMetadata, skipped: inout [String]
+        _ item: PodMetadata.VODBreak, metadata: PodMetadata, disableUi: Bool, uiElements: [UIElement],
+        skipped: inout [String]
     ) -> [AdSlot] {
         let members = item.ads.enumerated().sorted {
             ($0.element.info.position ?? Int.max, $0.offset) < ($1.element.info.position ?? Int.max, $1.offset)
@@ -302,7 +310,10 @@ struct StreamTimeline: Sendable {
                 adPosition: info.isSlate ? 0 : (info.position ?? position), totalAds: max(total, 1), podIndex: 0,
                 timeOffset: 0, maxDuration: item.duration ?? -1)
             var slot = AdSlot(
-                key: info.id, ad: Ad(streamAd: info, id: info.id, duration: duration, podInfo: podInfo), start: start,
+                key: info.id,
+                ad: Ad(
+                    streamAd: info, id: info.id, duration: duration, podInfo: podInfo, disableUi: disableUi,
+                    uiElements: uiElements), start: start,
                 duration: duration, isSlate: info.isSlate, clickThrough: info.clickThroughURL,
                 clickTracking: info.clickTrackingURLs)
             for event in member.events {

@@ -25,7 +25,7 @@ struct LoaderServices: Sendable {
 /// ```swift
 /// let loader = AdsLoader(settings: settings)
 /// let data = try await loader.loadAds(with: AdsRequest(adTagURL: tag, adDisplayContainer: container))
-/// data.adsManager.initialize(with: renderingSettings)
+/// data.adsManager?.initialize(with: renderingSettings)
 /// ```
 @MainActor
 public final class AdsLoader {
@@ -121,10 +121,15 @@ public final class AdsLoader {
     /// delegate would receive).
     public func loadAds(with request: AdsRequest) async throws(AdError) -> AdsLoadedData {
         let resolution: AdResolution
+        // Wrappers of a plain VAST response are requested for a pre-roll, at the content's current time.
+        let context = AdRequestContext(
+            breakPosition: .preroll, contentPlayhead: request.contentPlayhead?.currentTime,
+            contentURL: request.contentURL)
         if let tag = request.adTagURL {
-            resolution = await services.resolver.resolve(tagURL: tag, timeout: request.vastLoadTimeout)
+            resolution = await services.resolver.resolve(
+                tagURL: tag, timeout: request.vastLoadTimeout, request: context)
         } else if let response = request.adsResponse {
-            resolution = await services.resolver.resolve(response: Data(response.utf8))
+            resolution = await services.resolver.resolve(response: Data(response.utf8), request: context)
         } else {
             throw AdError(
                 type: .loadingFailed, code: .invalidArguments,

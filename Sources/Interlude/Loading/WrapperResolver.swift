@@ -10,12 +10,17 @@ struct WrapperResolver: Sendable {
     var clock: any AdClock
     var settings: Settings
     var logger: any AdLogger = SilentLogger()
-    /// Fills `[CACHEBUSTING]`/`[TIMESTAMP]` in tag URLs before they are fetched.
+    /// Fills the macros of tag URLs (wrappers' `VASTAdTagURI`, VMAP break
+    /// tags) before they are fetched: every value ``AdRequestContext`` knows,
+    /// `[CACHEBUSTING]` and `[TIMESTAMP]`.
     var macros = VASTMacroFiller()
 
-    /// Loads `tagURL` (first hop allowed `timeout` seconds) and resolves it.
-    func resolve(tagURL: URL, timeout: TimeInterval) async -> AdResolution {
-        let context = ResolutionContext()
+    /// Loads `tagURL` (first hop allowed `timeout` seconds) and resolves it;
+    /// `request` fills the wrappers' tag macros and sets the `AdSource` rules.
+    func resolve(tagURL: URL, timeout: TimeInterval, request: AdRequestContext = AdRequestContext()) async
+        -> AdResolution
+    {
+        let context = ResolutionContext(request: request)
         do {
             let (document, url) = try await fetchDocument(tagURL, depth: 0, timeout: timeout, context)
             return await resolveRoot(document, documentURL: url, context)
@@ -25,8 +30,10 @@ struct WrapperResolver: Sendable {
     }
 
     /// Resolves a response the app already has (`AdsRequest(adsResponse:)`).
-    func resolve(response: Data, baseURL: URL? = nil) async -> AdResolution {
-        let context = ResolutionContext()
+    func resolve(response: Data, baseURL: URL? = nil, request: AdRequestContext = AdRequestContext()) async
+        -> AdResolution
+    {
+        let context = ResolutionContext(request: request)
         do {
             let document = try parse(response, depth: 0)
             return await resolveRoot(document, documentURL: baseURL, context)
@@ -36,8 +43,15 @@ struct WrapperResolver: Sendable {
     }
 
     /// Resolves a VAST document embedded in a VMAP break (`VASTAdData`).
-    func resolve(vast: VASTDocument, documentURL: URL?) async -> AdResolution {
-        await resolveRoot(.vast(vast), documentURL: documentURL, ResolutionContext())
+    func resolve(vast: VASTDocument, documentURL: URL?, request: AdRequestContext = AdRequestContext()) async
+        -> AdResolution
+    {
+        await resolveRoot(.vast(vast), documentURL: documentURL, ResolutionContext(request: request))
+    }
+
+    /// A tag URL with every macro of `request` filled, resolved against `base`.
+    func tagURL(_ template: VASTURLTemplate, relativeTo base: URL?, request: AdRequestContext, adCount: Int) -> URL? {
+        URL.lenient(macros.fill(template, with: request.values(adCount: adCount, settings: settings)), relativeTo: base)
     }
 
     private func resolveRoot(_ document: AdDocument, documentURL: URL?, _ context: ResolutionContext) async
@@ -49,8 +63,9 @@ struct WrapperResolver: Sendable {
         case .vast(let vast):
             let visited: Set<String> = documentURL.map { [$0.absoluteString] } ?? []
             let outcome = await resolveDocument(
-                vast, documentURL: documentURL, chain: [], visited: visited, allowMultipleAds: true,
-                followWrappers: true, context)
+                vast, documentURL: documentURL, chain: [], visited: visited,
+                allowMultipleAds: context.request.allowMultipleAds, followWrappers: context.request.followRedirects,
+                context)
             return context.result(outcome)
         }
     }
@@ -79,9 +94,11 @@ struct WrapperResolver: Sendable {
         if !followWrappers {
             usable = usable.filter { $0.wrapper == nil }
             if usable.isEmpty {
+                let rule =
+                    chain.isEmpty ? "the VMAP AdSource's followRedirects" : "the wrapper's followAdditionalWrappers"
                 let error = AdError(
                     type: .loadingFailed, code: .vastInvalidURL,
-                    message: "followAdditionalWrappers is false and the response holds only wrappers")
+                    message: "\(rule) is false and the response holds only wrappers")
                 context.pingChain(chain, code: .noAdsAfterWrapper)
                 return .failure(error)
             }
@@ -92,7 +109,10 @@ struct WrapperResolver: Sendable {
         if allowMultipleAds, document.isPod {
             var resolved: [ResolvedAd] = []
             for ad in document.pod {
-                switch await resolveAd(ad, documentURL: documentURL, chain: chain, visited: visited, context) {
+                let position = resolved.count + 1
+                switch await resolveAd(
+                    ad, documentURL: documentURL, chain: chain, visited: visited, adCount: position, context)
+                {
                 case .success(let ads):
                     resolved += ads
                 case .failure(let error):
@@ -100,7 +120,8 @@ struct WrapperResolver: Sendable {
                     guard ad.wrapper?.fallbackOnNoAd != false else { continue }
                     while let candidate = buffet.popFirst() {
                         let fallback = await resolveAd(
-                            candidate, documentURL: documentURL, chain: chain, visited: visited, context)
+                            candidate, documentURL: documentURL, chain: chain, visited: visited, adCount: position,
+                            context)
                         if case .success(let ads) = fallback {
                             resolved += ads
                             break
@@ -113,7 +134,9 @@ struct WrapperResolver: Sendable {
         // One ad: the buffet in order; a response with only a pod offers its first ad.
         let candidates = buffet.isEmpty ? Array(document.pod.prefix(1)) : Array(buffet)
         for candidate in candidates {
-            switch await resolveAd(candidate, documentURL: documentURL, chain: chain, visited: visited, context) {
+            switch await resolveAd(
+                candidate, documentURL: documentURL, chain: chain, visited: visited, adCount: 1, context)
+            {
             case .success(let ads): return .success(ads)
             case .failure(let error): lastError = error
             }
@@ -125,8 +148,9 @@ struct WrapperResolver: Sendable {
         AdError(type: .loadingFailed, code: .vastInvalidURL, message: "no playable ad after \(chain.count) wrapper(s)")
     }
 
+    /// Resolves one ad, the `adCount`-th of its break (`[ADCOUNT]` in a wrapper's tag).
     private func resolveAd(
-        _ ad: InterludeVAST.Ad, documentURL: URL?, chain: [WrapperHop], visited: Set<String>,
+        _ ad: InterludeVAST.Ad, documentURL: URL?, chain: [WrapperHop], visited: Set<String>, adCount: Int,
         _ context: ResolutionContext
     ) async -> Result<[ResolvedAd], AdError> {
         let wrapper: Wrapper
@@ -149,7 +173,7 @@ struct WrapperResolver: Sendable {
         guard let template = wrapper.vastAdTagURI else {
             return fail(.vastInvalidURL, "wrapper \(ad.id ?? "") has no VASTAdTagURI")
         }
-        guard let target = URL.lenient(macros.fill(template), relativeTo: documentURL) else {
+        guard let target = tagURL(template, relativeTo: documentURL, request: context.request, adCount: adCount) else {
             return fail(.vastInvalidURL, "wrapper \(ad.id ?? "") has an invalid VASTAdTagURI '\(template)'")
         }
         guard target.isHTTPOrHTTPS else {
@@ -174,7 +198,8 @@ struct WrapperResolver: Sendable {
         }
         return await resolveDocument(
             child, documentURL: childURL, chain: chain, visited: visited.union([target.absoluteString]),
-            allowMultipleAds: wrapper.allowMultipleAds ?? false,
+            // A VMAP AdSource that allows one ad caps the whole chain at one.
+            allowMultipleAds: (wrapper.allowMultipleAds ?? false) && context.request.allowMultipleAds,
             followWrappers: wrapper.followAdditionalWrappers ?? true,
             context)
     }
@@ -247,8 +272,11 @@ struct WrapperResolver: Sendable {
 /// Mutable state of one resolution: pings owed and hops made. Used by one
 /// task at a time (the resolution's own), never shared.
 final class ResolutionContext {
+    let request: AdRequestContext
     var errorPings: [ErrorPing] = []
     var hops: [LoadHop] = []
+
+    init(request: AdRequestContext) { self.request = request }
 
     /// Owes each Error URL one ping per code per resolution: a wrapper met
     /// twice on a looping chain is told once.

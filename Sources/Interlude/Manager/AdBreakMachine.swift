@@ -5,18 +5,27 @@ import InterludeVAST
 /// what happened (an input) and answers with what to do (effects). The
 /// ``AdsManager`` only carries effects out: display commands, timers,
 /// beacons, delegate calls. Every rule is tested without a display or time.
-public struct AdBreakMachine: Sendable {
+///
+/// Each step ends where an app could react: moving on to the next ad is its
+/// own step (``Effect/proceed``, fed back as ``Input/proceed`` after the
+/// effects before it), so a call the app makes from inside an event (a
+/// discard on `COMPLETE`) is decided before the next ad begins.
+struct AdBreakMachine: Sendable {
     /// What happened.
-    public enum Input: Sendable, Hashable {
+    enum Input: Sendable, Hashable {
         /// Play the break (the app's `start()`, or a due VMAP break).
         case start
+        /// Begin the next ad (or end the break): the manager feeds this back
+        /// once the effects that asked for it (``Effect/proceed``) are done.
+        case proceed
         case displayLoaded
         case displayStarted
         case displayProgressed(mediaTime: TimeInterval, totalTime: TimeInterval)
         case displayCompleted
         /// The display could not play the media: 401 not found, 405 cannot display.
         case displayFailed(VASTErrorCode)
-        /// `loadVideoTimeout` passed before the media loaded (402).
+        /// `loadVideoTimeout` passed before the media loaded, or before it
+        /// started once told to play (402).
         case loadTimedOut
         /// The user touched the video.
         case displayTapped
@@ -27,10 +36,14 @@ public struct AdBreakMachine: Sendable {
         case volumeChanged(Float)
         /// Drop the rest of the break (`discardAdBreak()`).
         case discard
+        /// The app went to the background without background playback: the
+        /// ad pauses, or an ad still loading is held until the foreground.
+        case enteredBackground
+        case enteredForeground
     }
 
     /// What to do.
-    public enum Effect: Sendable, Hashable {
+    enum Effect: Sendable, Hashable {
         case requestContentPause
         case requestContentResume
         case emit(AdEvent)
@@ -45,19 +58,35 @@ public struct AdBreakMachine: Sendable {
         case progress(mediaTime: TimeInterval, totalTime: TimeInterval)
         case ui(AdUIState)
         case openClickThrough(URL)
+        /// Handle ``Input/proceed`` after the effects before this one.
+        case proceed
         /// The break is over; the manager moves on.
         case breakFinished
     }
 
     enum Phase: Sendable, Hashable {
         case idle
-        case loading(Int)
+        /// Between ads: the ad at `next` begins on ``Input/proceed``.
+        case between(next: Int)
+        case loading(Int, LoadStage)
         case playing(Int)
         case finished
     }
 
-    public let ads: [Ad]
-    public let resolvedAds: [ResolvedAd]
+    /// How far an ad's media got before its first frame.
+    enum LoadStage: Sendable, Hashable {
+        /// Told to load; the load timer runs.
+        case requested
+        /// Loaded, but held (paused by the app, or in the background): not told to play.
+        case loaded
+        /// Told to play; the start watchdog (the same timeout) runs.
+        case playRequested
+    }
+
+    /// The ads of the break; a percentage skip offset is resolved once the
+    /// media's duration is known.
+    private(set) var ads: [Ad]
+    let resolvedAds: [ResolvedAd]
     let rendering: AdsRenderingSettings
     let strings: AdUIStrings
     let breakPosition: BreakPosition
@@ -68,18 +97,24 @@ public struct AdBreakMachine: Sendable {
     /// Whether the first ad's `loaded` was already emitted (at `initialize`).
     let firstAdAnnounced: Bool
 
-    private(set) var phase: Phase = .idle
-    private var tracker: AdTracker?
-    private var paused = false
-    private var mediaTime: TimeInterval = 0
-    private var totalTime: TimeInterval = 0
-    private var quartilesEmitted = 0
-    private var volume: Float = 1
+    var phase: Phase = .idle
+    var tracker: AdTracker?
+    /// The playing ad is paused (its `pause` event was emitted).
+    var paused = false
+    /// The pause came from going to the background; the foreground resumes it.
+    var pausedForBackground = false
+    /// The app paused the ad before its first frame: it starts paused.
+    var startPaused = false
+    private(set) var inBackground: Bool
+    var mediaTime: TimeInterval = 0
+    /// The media's duration, once the display reported a usable one.
+    var mediaDuration: TimeInterval?
+    var volume: Float = 1
 
-    public init(
+    init(
         ads: [Ad], resolvedAds: [ResolvedAd], rendering: AdsRenderingSettings, strings: AdUIStrings,
         breakPosition: BreakPosition, macros: VASTMacroFiller = VASTMacroFiller(), limitAdTracking: Bool = false,
-        announcesBreak: Bool = true, firstAdAnnounced: Bool = false
+        announcesBreak: Bool = true, firstAdAnnounced: Bool = false, inBackground: Bool = false
     ) {
         self.ads = ads
         self.resolvedAds = resolvedAds
@@ -90,197 +125,147 @@ public struct AdBreakMachine: Sendable {
         self.limitAdTracking = limitAdTracking
         self.announcesBreak = announcesBreak
         self.firstAdAnnounced = firstAdAnnounced
+        self.inBackground = inBackground
     }
 
     /// The ad playing or loading, if any.
-    public var currentAd: Ad? {
+    var currentAd: Ad? {
         switch phase {
-        case .loading(let index), .playing(let index): return ads[index]
-        case .idle, .finished: return nil
+        case .loading(let index, _), .playing(let index): return ads[index]
+        case .idle, .between, .finished: return nil
         }
     }
 
-    public var isFinished: Bool { phase == .finished }
-    public var isPaused: Bool { paused }
+    var isFinished: Bool { phase == .finished }
+    var isPaused: Bool { paused }
+    /// An ad that loads now is not told to play.
+    var isHeld: Bool { startPaused || inBackground }
 
     /// Reacts to `input`; `contentPlayhead` fills `[CONTENTPLAYHEAD]`.
-    public mutating func handle(_ input: Input, contentPlayhead: TimeInterval? = nil) -> [Effect] {
+    mutating func handle(_ input: Input, contentPlayhead: TimeInterval? = nil) -> [Effect] {
         switch (input, phase) {
         case (.start, .idle):
+            phase = .between(next: 0)
             var effects: [Effect] = [.requestContentPause]
             if announcesBreak { effects.append(.emit(AdEvent(type: .adBreakStarted, ad: ads.first))) }
-            return effects + beginAd(0, announceLoaded: !firstAdAnnounced)
+            return effects + [.proceed]
         case (.start, _):
             return [log("start() ignored: the break is already playing or over")]
+        case (.proceed, .between(let next)):
+            return beginAd(next, announceLoaded: next > 0 || !firstAdAnnounced)
+        case (.proceed, _):
+            return []  // the break moved on (discarded) before its next ad began
 
-        case (.displayLoaded, .loading):
-            return [.cancelLoadTimer, .play]
-
-        case (.displayStarted, .loading(let index)):
-            phase = .playing(index)
-            paused = false
-            var effects: [Effect] = [.cancelLoadTimer]
-            effects.append(.send(tracker?.start(contentPlayhead: contentPlayhead) ?? []))
-            effects.append(.send(tracker?.volumeChanged(to: volume, at: 0) ?? []))
-            effects.append(.emit(AdEvent(type: .started, ad: ads[index])))
-            effects.append(.ui(uiState(index, mediaTime: nil)))
-            return effects
+        case (.displayLoaded, .loading(let index, .requested)):
+            guard !isHeld else {
+                phase = .loading(index, .loaded)
+                return [.cancelLoadTimer]
+            }
+            phase = .loading(index, .playRequested)
+            return [.cancelLoadTimer, .play, .startLoadTimer(rendering.loadVideoTimeout)]
+        case (.displayStarted, .loading(let index, _)):
+            return adStarted(index, contentPlayhead: contentPlayhead)
         case (.displayStarted, .playing):
             return []
-
         case (.displayProgressed(let time, let total), .playing(let index)):
-            mediaTime = time
-            totalTime = total > 0 ? total : max(ads[index].duration, 0)
-            var effects: [Effect] = [.send(tracker?.progress(to: time, contentPlayhead: contentPlayhead) ?? [])]
-            effects += quartileEvents(index)
-            effects.append(.progress(mediaTime: time, totalTime: totalTime))
-            effects.append(.ui(uiState(index, mediaTime: time)))
-            return effects
-
+            return progressed(index, to: time, of: total, contentPlayhead: contentPlayhead)
         case (.displayCompleted, .playing(let index)):
-            var effects: [Effect] = [.send(tracker?.complete(contentPlayhead: contentPlayhead) ?? [])]
-            mediaTime = max(mediaTime, totalTime)
-            effects += quartileEvents(index, completing: true)
-            effects.append(.emit(AdEvent(type: .complete, ad: ads[index])))
-            effects.append(.ui(.hidden))
-            return effects + advance(after: index)
+            return completed(index, contentPlayhead: contentPlayhead)
 
-        case (.displayFailed(let code), .loading(let index)), (.displayFailed(let code), .playing(let index)):
+        case (.displayFailed(let code), .loading(let index, _)), (.displayFailed(let code), .playing(let index)):
             return fail(index, code: code, message: "the media file could not be played")
-        case (.loadTimedOut, .loading(let index)):
+        case (.loadTimedOut, .loading(let index, .requested)):
             return fail(
                 index, code: .mediaFileTimeout,
-                message: "the media file did not load within \(rendering.loadVideoTimeout) s")
+                message: "the media file did not load within \(formatSeconds(rendering.loadVideoTimeout)) s")
+        case (.loadTimedOut, .loading(let index, .playRequested)):
+            return fail(
+                index, code: .mediaFileTimeout,
+                message:
+                    "the display did not start playing within \(formatSeconds(rendering.loadVideoTimeout)) s of loading"
+            )
+        case (.loadTimedOut, _):
+            return []  // a timer that fired as it was cancelled
 
         case (.displayTapped, .playing(let index)):
             var effects: [Effect] = [.emit(AdEvent(type: .tapped, ad: ads[index]))]
             // The built-in UI resumes a paused ad on tap; with a custom UI the app does (the guide's `tapped` → `resume`).
-            if paused && !uiState(index, mediaTime: mediaTime).isCustomUIVisible {
+            if paused && !ads[index].isUiDisabled {
                 effects += handle(.resume, contentPlayhead: contentPlayhead)
             }
             return effects
 
         case (.pause, .playing(let index)):
             guard !paused else { return [log("pause() ignored: the ad is already paused")] }
-            paused = true
-            return [.pause, .send(tracker?.pause(at: mediaTime) ?? []), .emit(AdEvent(type: .pause, ad: ads[index]))]
+            return pauseAd(index)
+        case (.pause, .loading(let index, let stage)):
+            guard !startPaused else { return [log("pause() ignored: the ad already starts paused")] }
+            startPaused = true
+            return hold(index, stage) + [log("pause(): the ad starts paused once its media loads")]
         case (.resume, .playing(let index)):
             guard paused else { return [log("resume() ignored: the ad is not paused")] }
-            paused = false
-            return [.play, .send(tracker?.resume(at: mediaTime) ?? []), .emit(AdEvent(type: .resume, ad: ads[index]))]
+            pausedForBackground = false
+            return resumeAd(index)
+        case (.resume, .loading(let index, let stage)):
+            guard startPaused else { return [log("resume() ignored: the ad is not paused")] }
+            startPaused = false
+            return release(index, stage)
 
         case (.skip, .playing(let index)):
-            let ad = ads[index]
-            guard ad.isSkippable else { return [log("skip() ignored: the ad is not skippable")] }
-            guard mediaTime >= ad.skipTimeOffset else {
-                return [
-                    log("skip() ignored: the ad can be skipped after \(ad.skipTimeOffset) s, it is at \(mediaTime) s")
-                ]
-            }
-            var effects: [Effect] = [.resetDisplay, .send(tracker?.skip(at: mediaTime) ?? [])]
-            effects.append(.emit(AdEvent(type: .skipped, ad: ad)))
-            effects.append(.ui(.hidden))
-            return effects + advance(after: index)
-
+            return skip(index)
         case (.clicked, .playing(let index)):
-            guard let template = resolvedAds[index].clickThrough,
-                let url = URL.lenient(macros.fill(template), relativeTo: nil), url.isHTTPOrHTTPS
-            else { return [log("clicked() ignored: the ad has no click-through")] }
-            var effects: [Effect] = [.openClickThrough(url), .send(tracker?.click(at: mediaTime) ?? [])]
-            effects.append(.emit(AdEvent(type: .clicked, ad: ads[index])))
-            if !paused {
-                paused = true
-                effects += [
-                    .pause, .send(tracker?.pause(at: mediaTime) ?? []), .emit(AdEvent(type: .pause, ad: ads[index])),
-                ]
-            }
-            return effects
+            return clicked(index)
 
         case (.volumeChanged(let level), _):
             volume = level
             guard case .playing = phase else { return [] }
             return [.send(tracker?.volumeChanged(to: level, at: mediaTime) ?? [])]
 
-        case (.discard, .loading), (.discard, .playing):
-            var effects: [Effect] = [.cancelLoadTimer, .resetDisplay, .ui(.hidden)]
-            effects += endBreak()
-            return effects
+        case (.discard, .loading), (.discard, .playing), (.discard, .between):
+            return [.cancelLoadTimer, .resetDisplay, .ui(.hidden)] + endBreak()
         case (.discard, .idle):
             phase = .finished
             return [.breakFinished]
 
+        case (.enteredBackground, _):
+            guard !inBackground else { return [] }
+            inBackground = true
+            switch phase {
+            case .playing(let index) where !paused:
+                pausedForBackground = true
+                return pauseAd(index)
+            case .loading(let index, let stage):
+                return hold(index, stage)
+            default:
+                return []
+            }
+        case (.enteredForeground, _):
+            guard inBackground else { return [] }
+            inBackground = false
+            switch phase {
+            case .playing(let index) where pausedForBackground:
+                pausedForBackground = false
+                return resumeAd(index)
+            case .loading(let index, let stage):
+                return release(index, stage)
+            default:
+                return []
+            }
+
         default:
-            return [log("\(input) ignored in state \(phase)")]
+            return [log("\(input) ignored: no ad is playing")]
         }
     }
 
-    // MARK: - Steps
-
-    private mutating func beginAd(_ index: Int, announceLoaded: Bool = true) -> [Effect] {
-        guard index < ads.count else { return endBreak() }
-        let ad = ads[index]
-        phase = .loading(index)
-        mediaTime = 0
-        totalTime = max(ad.duration, 0)
-        quartilesEmitted = 0
-        paused = false
-        let resolved = resolvedAds[index]
-        tracker = AdTracker(
-            ad: resolved, duration: max(ad.duration, 0),
-            context: .init(
-                breakPosition: breakPosition, adPosition: ad.adPodInfo.adPosition, limitAdTracking: limitAdTracking),
-            assetURI: ad.mediaURL, macros: macros)
-        var effects: [Effect] = announceLoaded ? [.emit(AdEvent(type: .loaded, ad: ad))] : []
-        guard let media = ad.mediaURL, let url = URL.lenient(media, relativeTo: nil), url.isHTTPOrHTTPS || url.isFileURL
-        else {
-            return effects + fail(index, code: .noSupportedMediaFile, message: "no media file of a supported type")
-        }
-        effects += [.loadMedia(url), .startLoadTimer(rendering.loadVideoTimeout)]
-        return effects
-    }
-
-    private mutating func fail(_ index: Int, code: VASTErrorCode, message: String) -> [Effect] {
-        let error = AdError(type: .playingFailed, code: AdError.Code(code.rawValue), message: message)
-        var effects: [Effect] = [.cancelLoadTimer, .resetDisplay]
-        effects.append(.send(tracker?.error(code, at: mediaTime) ?? []))
-        effects.append(.error(error))
-        effects.append(.ui(.hidden))
-        return effects + advance(after: index)
-    }
-
-    private mutating func advance(after index: Int) -> [Effect] {
-        tracker = nil
-        return beginAd(index + 1)
-    }
-
-    private mutating func endBreak() -> [Effect] {
-        phase = .finished
-        tracker = nil
-        var effects: [Effect] = []
-        if announcesBreak { effects.append(.emit(AdEvent(type: .adBreakEnded))) }
-        effects += [.requestContentResume, .breakFinished]
-        return effects
-    }
-
-    private mutating func quartileEvents(_ index: Int, completing: Bool = false) -> [Effect] {
-        guard totalTime > 0 else { return [] }
-        let types: [AdEvent.EventType] = [.firstQuartile, .midpoint, .thirdQuartile]
-        var effects: [Effect] = []
-        while quartilesEmitted < 3 {
-            let threshold = totalTime * Double(quartilesEmitted + 1) / 4
-            guard completing || mediaTime >= threshold else { break }
-            effects.append(.emit(AdEvent(type: types[quartilesEmitted], ad: ads[index])))
-            quartilesEmitted += 1
-        }
-        return effects
-    }
-
-    private func uiState(_ index: Int, mediaTime: TimeInterval?) -> AdUIState {
-        AdUIState.playing(
-            ads[index], mediaTime: mediaTime, totalTime: totalTime, disableUi: rendering.disableUi, strings: strings)
-    }
-
-    private func log(_ message: String) -> Effect {
+    func log(_ message: String) -> Effect {
         .emit(AdEvent(type: .log, ad: currentAd, adData: ["message": message]))
+    }
+
+    /// Sets the ad's usable media duration from a display's report (finite
+    /// and positive, else ignored), resolving a percentage skip offset.
+    mutating func noteMediaDuration(_ total: TimeInterval, of index: Int) {
+        guard total.isFinite, total > 0, total != mediaDuration else { return }
+        mediaDuration = total
+        if let offset = ads[index].skipOffset(forDuration: total) { ads[index].skipTimeOffset = offset }
     }
 }

@@ -20,8 +20,9 @@ public protocol AdsManagerDelegate: AnyObject {
     /// The playing ad's media is buffered up to `mediaTime` seconds. IMA's
     /// `adsManager:adDidBufferToMediaTime:`.
     func adsManagerAdDidBufferToMediaTime(_ adsManager: AdsManager, mediaTime: TimeInterval)
-    /// Interlude: the custom UI changed (countdown, skip button, Learn More);
-    /// called on changes only, not on every progress tick.
+    /// Interlude: the ad UI changed (the custom UI's or the built-in UI's
+    /// countdown, skip button, Learn More; see ``AdUIState``); called on
+    /// changes only, not on every progress tick.
     func adsManager(_ adsManager: AdsManager, didUpdate uiState: AdUIState)
 }
 
@@ -33,12 +34,4 @@ extension AdsManagerDelegate {
     public func adsManagerAdDidStartBuffering(_ adsManager: AdsManager) {}
     public func adsManagerAdDidBufferToMediaTime(_ adsManager: AdsManager, mediaTime: TimeInterval) {}
     public func adsManager(_ adsManager: AdsManager, didUpdate uiState: AdUIState) {}
-}
-
-/// Where the playing ad is. IMA's `IMAAdPlaybackInfo`.
-public struct AdPlaybackInfo: Sendable, Hashable {
-    public var currentMediaTime: TimeInterval
-    public var totalMediaTime: TimeInterval
-    public var bufferedMediaTime: TimeInterval
-    public var isPlaying: Bool
 }

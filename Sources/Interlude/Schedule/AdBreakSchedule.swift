@@ -2,29 +2,29 @@ import Foundation
 import InterludeVAST
 
 /// The ad breaks of a VMAP schedule placed on the content timeline, and the
-/// decisions around them: which break is due as the content plays, which to
-/// prefetch, which a seek jumped over, and the post-roll at the end.
+/// decisions around them: which breaks are due as the content plays, which
+/// to prefetch, which a seek jumped over, and the post-rolls at the end.
 /// A value with `mutating` transitions: no timers, no I/O.
-public struct AdBreakSchedule: Sendable, Hashable {
+struct AdBreakSchedule: Sendable, Hashable {
     /// One break occurrence (a `repeatAfter` break occurs several times).
-    public struct Slot: Sendable, Hashable, Identifiable {
+    struct Slot: Sendable, Hashable, Identifiable {
         /// Where the slot sits.
-        public enum Position: Sendable, Hashable {
+        enum Position: Sendable, Hashable {
             case preroll
             case midroll(TimeInterval)
             case postroll
         }
 
         /// Index in ``AdBreakSchedule/slots``.
-        public var id: Int
-        public var position: Position
-        public var adBreak: AdBreak
+        var id: Int
+        var position: Position
+        var adBreak: AdBreak
         /// IMA pod index: 0 pre-roll, 1…N mid-rolls in time order, −1 post-roll.
-        public var podIndex: Int
-        public var played = false
+        var podIndex: Int
+        var played = false
 
         /// Content seconds: 0 pre-roll, the offset for mid-rolls, −1 post-roll (IMA's cue-point convention).
-        public var cuePoint: TimeInterval {
+        var cuePoint: TimeInterval {
             switch position {
             case .preroll: return 0
             case .midroll(let time): return time
@@ -33,21 +33,24 @@ public struct AdBreakSchedule: Sendable, Hashable {
         }
 
         /// `[BREAKPOSITION]`.
-        public var breakPosition: BreakPosition {
+        var breakPosition: BreakPosition {
             switch position {
             case .preroll: return .preroll
             case .midroll: return .midroll
             case .postroll: return .postroll
             }
         }
+
+        /// The VMAP `breakId`, else the slot's index (break events and tracking name it so).
+        var name: String { adBreak.breakID ?? String(id) }
     }
 
     /// A break the schedule could not place, with why.
-    public struct SkippedBreak: Sendable, Hashable {
-        public var adBreak: AdBreak
+    struct SkippedBreak: Sendable, Hashable {
+        var adBreak: AdBreak
         /// The VMAP error code that reports it.
-        public var code: VASTErrorCode
-        public var reason: String
+        var code: VASTErrorCode
+        var reason: String
 
         init(_ adBreak: AdBreak, _ code: VASTErrorCode, _ reason: String) {
             self.adBreak = adBreak
@@ -56,21 +59,28 @@ public struct AdBreakSchedule: Sendable, Hashable {
         }
     }
 
-    public private(set) var slots: [Slot]
+    private(set) var slots: [Slot]
     /// Breaks the schedule could not place.
-    public private(set) var skipped: [SkippedBreak]
+    private(set) var skipped: [SkippedBreak]
+    /// What the schedule did with breaks that are placed but not as written
+    /// (two at one offset, one at the content's end), for the log.
+    private(set) var notes: [String]
     private var lastContentTime: TimeInterval = 0
     private var prefetched: Set<Int> = []
 
     /// Most occurrences generated for one `repeatAfter` break.
-    public static let maxRepeats = 200
+    static let maxRepeats = 200
 
     /// Places the breaks of `vmap`. `%` offsets need `contentDuration`;
     /// breaks at or before `playAdsAfterTime` are dropped (only breaks
     /// strictly after it are kept), except that nothing drops the post-roll.
-    public init(vmap: VMAPDocument, contentDuration: TimeInterval?, playAdsAfterTime: TimeInterval? = nil) {
+    /// With a known content duration, a break at its very end plays as a
+    /// post-roll and one after it is skipped; `start` and `00:00:00` repeat
+    /// alike.
+    init(vmap: VMAPDocument, contentDuration: TimeInterval?, playAdsAfterTime: TimeInterval? = nil) {
         var placed: [(Slot.Position, AdBreak)] = []
         var skipped: [SkippedBreak] = []
+        var notes: [String] = []
         for adBreak in vmap.adBreaks {
             guard adBreak.breakTypes.isEmpty || adBreak.breakTypes.contains(.linear) else {
                 skipped.append(
@@ -83,8 +93,7 @@ public struct AdBreakSchedule: Sendable, Hashable {
             let first: TimeInterval
             switch adBreak.timeOffset {
             case .start:
-                placed.append((.preroll, adBreak))
-                continue
+                first = 0
             case .end:
                 placed.append((.postroll, adBreak))
                 continue
@@ -106,14 +115,30 @@ public struct AdBreakSchedule: Sendable, Hashable {
                     ))
                 continue
             }
+            if let contentDuration, first > 0, first >= contentDuration {
+                if first == contentDuration {
+                    notes.append(
+                        "break \(Self.name(adBreak)) at the content's end (\(formatSeconds(first)) s) plays as a post-roll"
+                    )
+                    placed.append((.postroll, adBreak))
+                } else {
+                    skipped.append(
+                        SkippedBreak(
+                            adBreak, .vmapSchemaError,
+                            "offset \(formatSeconds(first)) s is after the content ends (\(formatSeconds(contentDuration)) s)"
+                        ))
+                }
+                continue
+            }
             var time = first
             var count = 0
             repeat {
-                if let contentDuration, time >= contentDuration, time > 0 { break }
                 placed.append((time == 0 ? .preroll : .midroll(time), adBreak))
                 count += 1
                 guard let every = adBreak.repeatAfter?.seconds, every > 0 else { break }
                 time += every
+                // Repeats stop where the content ends.
+                if let contentDuration, time >= contentDuration { break }
             } while count < Self.maxRepeats
         }
         if let playAdsAfterTime {
@@ -127,16 +152,10 @@ public struct AdBreakSchedule: Sendable, Hashable {
         }
         // Time order: pre-rolls, mid-rolls by offset (stable), post-rolls.
         let ordered = placed.enumerated().sorted { lhs, rhs in
-            let key = { (position: Slot.Position) -> Double in
-                switch position {
-                case .preroll: return -1
-                case .midroll(let time): return time
-                case .postroll: return .infinity
-                }
-            }
-            return (key(lhs.element.0), lhs.offset) < (key(rhs.element.0), rhs.offset)
+            (Self.sortKey(lhs.element.0), lhs.offset) < (Self.sortKey(rhs.element.0), rhs.offset)
         }
         var midrollIndex = 0
+        var previous: (key: Double, name: String)?
         slots = ordered.enumerated().map { index, entry in
             let podIndex: Int
             switch entry.element.0 {
@@ -146,42 +165,84 @@ public struct AdBreakSchedule: Sendable, Hashable {
                 podIndex = midrollIndex
             case .postroll: podIndex = -1
             }
+            let key = Self.sortKey(entry.element.0)
+            if let previous, previous.key == key {
+                notes.append(
+                    "breaks \(previous.name) and \(Self.name(entry.element.1)) share one offset: they play one after the other"
+                )
+            }
+            previous = (key, Self.name(entry.element.1))
             return Slot(id: index, position: entry.element.0, adBreak: entry.element.1, podIndex: podIndex)
         }
         self.skipped = skipped
+        self.notes = notes
     }
 
-    /// Cue points in seconds, one per slot: 0 pre-roll, −1 post-roll (IMA's `adCuePoints`).
-    public var cuePoints: [TimeInterval] {
+    private static func sortKey(_ position: Slot.Position) -> Double {
+        switch position {
+        case .preroll: return -1
+        case .midroll(let time): return time
+        case .postroll: return .infinity
+        }
+    }
+
+    private static func name(_ adBreak: AdBreak) -> String {
+        adBreak.breakID.map { "'\($0)'" } ?? "at \(adBreak.timeOffset)"
+    }
+
+    /// Whether a mid-roll is scheduled (it needs the content playhead).
+    var hasMidrolls: Bool {
+        slots.contains { if case .midroll = $0.position { return true } else { return false } }
+    }
+
+    /// Mid-rolls cannot play (no content playhead): they leave the schedule,
+    /// noted as skipped with `reason`.
+    mutating func dropMidrolls(reason: String) {
+        let (kept, dropped) = (
+            slots.filter { if case .midroll = $0.position { return false } else { return true } },
+            slots.filter { if case .midroll = $0.position { return true } else { return false } }
+        )
+        skipped += dropped.map { SkippedBreak($0.adBreak, .vmapSchemaError, reason) }
+        slots = kept.enumerated().map { index, slot in
+            var slot = slot
+            slot.id = index
+            return slot
+        }
+    }
+
+    /// Cue points in seconds, one per offset: 0 pre-roll, −1 post-roll (IMA's `adCuePoints`).
+    var cuePoints: [TimeInterval] {
         var seen = Set<TimeInterval>()
         return slots.map(\.cuePoint).filter { seen.insert($0).inserted }
     }
 
-    /// Pre-roll slots not played yet.
-    public var pendingPrerolls: [Slot] {
+    /// Pre-roll slots not played yet, in document order.
+    var pendingPrerolls: [Slot] {
         slots.filter { !$0.played && $0.position == .preroll }
     }
 
-    /// Content reached `contentTime`. Returns the mid-roll due, if any: the
-    /// last unplayed mid-roll passed since the previous call. A seek over
-    /// several breaks plays only the last of them, as players do; a seek
+    /// Content reached `contentTime`. Returns the mid-rolls due, if any:
+    /// the unplayed ones at the last offset passed since the previous call,
+    /// in document order (two breaks at one offset both play). A seek over
+    /// several offsets plays only the last of them, as players do; a seek
     /// backwards plays nothing.
-    public mutating func contentProgressed(to contentTime: TimeInterval) -> Slot? {
+    mutating func contentProgressed(to contentTime: TimeInterval) -> [Slot] {
         defer { lastContentTime = max(lastContentTime, contentTime) }
         guard contentTime > lastContentTime else {
             lastContentTime = contentTime
-            return nil
+            return []
         }
         let passed = slots.filter { slot in
             guard !slot.played, case .midroll(let time) = slot.position else { return false }
             return time > lastContentTime && time <= contentTime
         }
-        return passed.last
+        guard let last = passed.last else { return [] }
+        return passed.filter { $0.cuePoint == last.cuePoint }
     }
 
     /// Slots to start loading because content is within `lead` seconds of
     /// them (each slot is offered once).
-    public mutating func slotsToPrefetch(at contentTime: TimeInterval, lead: TimeInterval) -> [Slot] {
+    mutating func slotsToPrefetch(at contentTime: TimeInterval, lead: TimeInterval) -> [Slot] {
         let due = slots.filter { slot in
             guard !slot.played, !prefetched.contains(slot.id), case .midroll(let time) = slot.position else {
                 return false
@@ -192,13 +253,13 @@ public struct AdBreakSchedule: Sendable, Hashable {
         return due
     }
 
-    /// The content finished: the post-roll slots not played yet.
-    public func postrolls() -> [Slot] {
+    /// The content finished: the post-roll slots not played yet, in document order.
+    func postrolls() -> [Slot] {
         slots.filter { !$0.played && $0.position == .postroll }
     }
 
     /// Marks a slot played (or failed): it will not be offered again.
-    public mutating func markPlayed(_ id: Int) {
+    mutating func markPlayed(_ id: Int) {
         guard slots.indices.contains(id) else { return }
         slots[id].played = true
     }
@@ -206,7 +267,7 @@ public struct AdBreakSchedule: Sendable, Hashable {
     /// `repeatAfter` occurrences and breaks in time share a VMAP break; this
     /// tells whether any slot of the same break was played already (IMA's
     /// `adBreakStarted` "first time a break plays").
-    public func isFirstPlay(of slot: Slot) -> Bool {
+    func isFirstPlay(of slot: Slot) -> Bool {
         !slots.contains { $0.played && $0.adBreak == slot.adBreak && $0.id != slot.id }
     }
 }

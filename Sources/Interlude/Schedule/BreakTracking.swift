@@ -3,8 +3,8 @@ import InterludeVAST
 
 /// VMAP break tracking: `breakStart`, `breakEnd` and `error` URLs of a
 /// break, filled with macros.
-public enum BreakTracking {
-    public static func beacons(
+enum BreakTracking {
+    static func beacons(
         _ event: BreakTrackingEvent.Event, for slot: AdBreakSchedule.Slot, errorCode: VASTErrorCode? = nil,
         contentPlayhead: TimeInterval?, macros: VASTMacroFiller
     ) -> [Beacon] {
@@ -15,28 +15,36 @@ public enum BreakTracking {
         if let errorCode { values[.errorCode] = .value(String(errorCode.rawValue)) }
         return slot.adBreak.trackingEvents.filter { $0.event == event }.compactMap { tracking in
             Beacon(
-                template: tracking.url, values: values, event: event.rawValue,
-                adID: "break-\(slot.adBreak.breakID ?? String(slot.id))", macros: macros)
+                template: tracking.url, values: values, event: event.rawValue, adID: "break-\(slot.name)",
+                macros: macros)
         }
     }
 }
 
-/// Loads the ads of one VMAP break through the wrapper resolver.
+/// Loads the ads of one VMAP break through the wrapper resolver, with the
+/// break's `AdSource` rules (`allowMultipleAds`, `followRedirects`; absent
+/// means allowed) and every request macro filled in its tag.
 struct BreakLoader: Sendable {
     var resolver: WrapperResolver
     var firstHopTimeout: TimeInterval
 
-    func load(_ slot: AdBreakSchedule.Slot, vmapURL: URL?) async -> AdResolution {
+    /// `request` carries the content playhead and MIME types; the slot sets
+    /// the break position and the source's rules.
+    func load(_ slot: AdBreakSchedule.Slot, vmapURL: URL?, request: AdRequestContext) async -> AdResolution {
+        var request = request
+        request.breakPosition = slot.breakPosition
+        request.allowMultipleAds = slot.adBreak.adSource?.allowMultipleAds ?? true
+        request.followRedirects = slot.adBreak.adSource?.followRedirects ?? true
         switch slot.adBreak.adSource?.content {
         case .vastAdData(let vast)?:
-            return await resolver.resolve(vast: vast, documentURL: vmapURL)
+            return await resolver.resolve(vast: vast, documentURL: vmapURL, request: request)
         case .adTagURI(_, let template)?:
-            guard let url = URL.lenient(resolver.macros.fill(template), relativeTo: vmapURL) else {
+            guard let url = resolver.tagURL(template, relativeTo: vmapURL, request: request, adCount: 1) else {
                 return AdResolution(
                     error: AdError(
                         type: .loadingFailed, code: .vastInvalidURL, message: "invalid AdTagURI '\(template)'"))
             }
-            return await resolver.resolve(tagURL: url, timeout: firstHopTimeout)
+            return await resolver.resolve(tagURL: url, timeout: firstHopTimeout, request: request)
         case .customAdData(let templateType, _)?:
             return AdResolution(
                 error: AdError(

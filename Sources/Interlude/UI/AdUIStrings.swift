@@ -1,30 +1,51 @@
 import Foundation
 
-/// The words of the custom ad UI in one language. English and Brazilian
-/// Portuguese are built in; apps add others with ``register(_:for:)``.
+/// The words of the ad UI in one language: the custom UI's (as the IMA
+/// guide builds it) and the built-in UI's (as IMA's own UI shows it).
+/// English and Brazilian Portuguese are built in; apps add others with
+/// ``register(_:for:)``.
 public struct AdUIStrings: Sendable, Hashable {
-    /// Countdown for a standalone ad; `%@` is the remaining seconds. "Ad (%@s)".
+    /// Custom UI: countdown for a standalone ad; `%@` is the remaining seconds. "Ad (%@s)".
     public var countdownSingle: String
-    /// Countdown in a pod; `%1$@` position, `%2$@` total, `%3$@` seconds. "Ad %1$@ of %2$@ (%3$@s)".
+    /// Custom UI: countdown in a pod; `%1$@` position, `%2$@` total, `%3$@` seconds. "Ad %1$@ of %2$@ (%3$@s)".
     public var countdownInPod: String
-    /// The skip button while it counts down; `%@` is seconds. "Skip this ad in %@...".
+    /// Custom UI: the skip button while it counts down; `%@` is seconds. "Skip this ad in %@...".
     public var skipCountdown: String
-    /// The skip button once skipping is allowed. "Skip ad".
+    /// Custom UI: the skip button once skipping is allowed. "Skip ad".
     public var skipNow: String
-    /// The click-through button. "Learn More".
+    /// Custom UI: the click-through button. "Learn More".
     public var learnMore: String
+    /// Built-in UI: the attribution label. "Ad".
+    public var adLabel: String
+    /// Built-in UI: the pod position after the label; `%1$@` position, `%2$@` total. "%1$@ of %2$@".
+    public var adPosition: String
+    /// Built-in UI: the skip button while it counts down; `%@` is whole seconds. "Skip in %@".
+    public var builtInSkipCountdown: String
+    /// Built-in UI: the skip button once skipping is allowed. "Skip Ad".
+    public var builtInSkipNow: String
+    /// Built-in UI: the click-through link. "Learn more".
+    public var builtInLearnMore: String
 
+    /// Strings for one language; the built-in UI's default to English.
     public init(
-        countdownSingle: String, countdownInPod: String, skipCountdown: String, skipNow: String, learnMore: String
+        countdownSingle: String, countdownInPod: String, skipCountdown: String, skipNow: String, learnMore: String,
+        adLabel: String = "Ad", adPosition: String = "%1$@ of %2$@", builtInSkipCountdown: String = "Skip in %@",
+        builtInSkipNow: String = "Skip Ad", builtInLearnMore: String = "Learn more"
     ) {
         self.countdownSingle = countdownSingle
         self.countdownInPod = countdownInPod
         self.skipCountdown = skipCountdown
         self.skipNow = skipNow
         self.learnMore = learnMore
+        self.adLabel = adLabel
+        self.adPosition = adPosition
+        self.builtInSkipCountdown = builtInSkipCountdown
+        self.builtInSkipNow = builtInSkipNow
+        self.builtInLearnMore = builtInLearnMore
     }
 
-    /// English, worded as the IMA custom-UI guide builds it.
+    /// English: the custom UI worded as the IMA custom-UI guide builds it,
+    /// the built-in UI as IMA's own UI words it.
     public static let english = AdUIStrings(
         countdownSingle: "Ad (%@s)", countdownInPod: "Ad %1$@ of %2$@ (%3$@s)", skipCountdown: "Skip this ad in %@...",
         skipNow: "Skip ad", learnMore: "Learn More")
@@ -32,7 +53,9 @@ public struct AdUIStrings: Sendable, Hashable {
     /// Brazilian Portuguese, worded as the guide's Portuguese edition names the elements.
     public static let brazilianPortuguese = AdUIStrings(
         countdownSingle: "Anúncio (%@s)", countdownInPod: "Anúncio %1$@ de %2$@ (%3$@s)",
-        skipCountdown: "Pular este anúncio em %@...", skipNow: "Pular anúncio", learnMore: "Saiba mais")
+        skipCountdown: "Pular este anúncio em %@...", skipNow: "Pular anúncio", learnMore: "Saiba mais",
+        adLabel: "Anúncio", adPosition: "%1$@ de %2$@", builtInSkipCountdown: "Pular em %@",
+        builtInSkipNow: "Pular anúncio", builtInLearnMore: "Saiba mais")
 
     private static let table = StringsTable()
 

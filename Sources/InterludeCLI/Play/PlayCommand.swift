@@ -3,8 +3,9 @@ import Interlude
 import InterludePlayer
 
 /// `interlude play URL`: a terminal player for a VAST or VMAP tag, showing
-/// the content timeline, the ad break and the custom UI (countdown, skip
-/// button, Learn More) drawn from `AdUIState`.
+/// the content timeline, the ad break and the ad UI drawn from `AdUIState`
+/// (the custom UI when the ad allows it, else the built-in UI's ad label,
+/// skip button and Learn more).
 enum PlayCommand {
     struct Options {
         var tag: URL?
@@ -25,40 +26,24 @@ enum PlayCommand {
 
     static func parse(_ arguments: [String]) -> Result<Options, UsageFailure> {
         var options = Options()
-        var index = 0
-        func value(_ flag: String) -> String? {
-            index += 1
-            return index < arguments.count ? arguments[index] : nil
-        }
-        while index < arguments.count {
-            let argument = arguments[index]
-            switch argument {
-            case "--speed":
-                guard let text = value(argument), let speed = Double(text), speed > 0, speed <= 1000 else {
-                    return .failure(UsageFailure(message: "--speed needs a number between 0 and 1000"))
+        var reader = ArgumentReader(arguments)
+        do throws(UsageFailure) {
+            while let argument = reader.next() {
+                if try reader.readPlaybackFlag(argument, into: &options, limits: .play) { continue }
+                switch argument {
+                case "--json":
+                    options.json = true
+                default:
+                    if argument.hasPrefix("--") { throw UsageFailure(message: "unknown option '\(argument)'") }
+                    guard options.tag == nil else { throw UsageFailure(message: "only one URL can be played") }
+                    guard let url = URL(string: argument), url.isHTTPOrHTTPS else {
+                        throw UsageFailure(message: "'\(argument)' is not an http(s) URL")
+                    }
+                    options.tag = url
                 }
-                options.speed = speed
-            case "--content-duration":
-                guard let text = value(argument), let seconds = Double(text), seconds > 0, seconds < 86_400 * 7 else {
-                    return .failure(UsageFailure(message: "--content-duration needs a number of seconds"))
-                }
-                options.contentDuration = seconds
-            case "--language":
-                guard let tag = value(argument) else {
-                    return .failure(UsageFailure(message: "--language needs a tag"))
-                }
-                options.language = tag
-            case "--json":
-                options.json = true
-            default:
-                if argument.hasPrefix("--") { return .failure(UsageFailure(message: "unknown option '\(argument)'")) }
-                guard options.tag == nil else { return .failure(UsageFailure(message: "only one URL can be played")) }
-                guard let url = URL(string: argument), url.isHTTPOrHTTPS else {
-                    return .failure(UsageFailure(message: "'\(argument)' is not an http(s) URL"))
-                }
-                options.tag = url
             }
-            index += 1
+        } catch {
+            return .failure(error)
         }
         guard options.tag != nil else { return .failure(UsageFailure(message: "missing the tag URL")) }
         return .success(options)

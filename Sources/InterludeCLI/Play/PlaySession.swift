@@ -67,7 +67,7 @@ final class PlaySession: AdsManagerDelegate {
         self.manager = manager
         isVMAP = !manager.adCuePoints.isEmpty
         display.durationForURL = { [weak self] url in self?.mediaDurations[url.absoluteString] ?? 10 }
-        for ad in manager.ads { if let media = ad.mediaURL { mediaDurations[media] = ad.duration } }
+        for ad in manager.ads { noteDuration(of: ad) }
         content.onTick = { [weak self] in self?.redraw() }
         content.onEnd = { [weak self] in self?.contentEnded() }
         manager.delegate = self
@@ -86,6 +86,12 @@ final class PlaySession: AdsManagerDelegate {
     }
 
     private func hasPreroll(_ manager: AdsManager) -> Bool { manager.adCuePoints.first == 0 }
+
+    /// The simulated media lasts what the ad says (10 s when it has no `<Duration>`).
+    private func noteDuration(of ad: Ad) {
+        guard let media = ad.mediaURL else { return }
+        mediaDurations[media] = ad.duration > 0 ? ad.duration : 10
+    }
 
     private func done(_ code: Int32) {
         guard let finish else { return }
@@ -148,8 +154,11 @@ final class PlaySession: AdsManagerDelegate {
         }
         switch event.type {
         case .loaded:
-            if let ad = event.ad, let media = ad.mediaURL { mediaDurations[media] = ad.duration }
+            if let ad = event.ad { noteDuration(of: ad) }
             if let ad = event.ad, ad.adPodInfo.podIndex == 0 { adsManager.start() }
+        case .adBreakFetchError:
+            // A pre-roll that failed to load: the content was waiting for it.
+            if !inBreak, !content.isPlaying, !content.hasEnded, content.currentTime == 0 { content.play() }
         case .tapped:
             adsManager.resume()  // the guide's custom UI: a tap resumes a paused ad
         case .allAdsCompleted:

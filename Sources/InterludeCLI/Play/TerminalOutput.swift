@@ -28,19 +28,18 @@ struct TerminalFrame: Equatable {
         lines.append(
             "content \(state) \(clock(contentTime)) / \(clock(contentDuration))  \(timeline(width: width - 30))")
         if inBreak {
+            // Either UI fills the same fields: the custom UI's texts, or the built-in UI's as IMA shows them.
+            let shown = ui.isCustomUIVisible || ui.isBuiltInUIVisible
             var ad = "AD BREAK (\(breakLabel))"
-            if ui.isCustomUIVisible {
-                if !ui.countdownText.isEmpty { ad += "  \(ui.countdownText)" }
-            } else if ui.isBuiltInUIVisible {
-                ad += "  [built-in UI] \(clock(adTime)) / \(clock(adDuration))"
-            }
+            if ui.isBuiltInUIVisible { ad += "  [built-in UI]" }
+            if shown && ui.countdownVisible && !ui.countdownText.isEmpty { ad += "  \(ui.countdownText)" }
             if adPaused { ad += "  ❚❚ paused" }
             lines.append(ad)
             var buttons: [String] = []
-            if ui.isCustomUIVisible && ui.skipButtonVisible && !ui.skipButtonTitle.isEmpty {
+            if shown && ui.skipButtonVisible && !ui.skipButtonTitle.isEmpty {
                 buttons.append(ui.skipButtonEnabled ? "[ \(ui.skipButtonTitle) (s) ]" : "( \(ui.skipButtonTitle) )")
             }
-            if ui.isCustomUIVisible && ui.learnMoreVisible { buttons.append("[ \(ui.learnMoreTitle) (l) ]") }
+            if shown && ui.learnMoreVisible { buttons.append("[ \(ui.learnMoreTitle) (l) ]") }
             lines.append(buttons.joined(separator: "   "))
         } else {
             lines.append("")

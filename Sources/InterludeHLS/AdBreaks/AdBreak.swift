@@ -42,7 +42,9 @@ public struct AdBreak: Sendable, Hashable {
     public var actualDuration: Double?
     /// The indices of the segments inside the break.
     public var segmentRange: Range<Int>
-    /// True once the end of the break is in the playlist.
+    /// True once the end of the break is in the playlist: its CUE-IN or
+    /// SCTE35-IN, its DURATION or END-DATE, or a segment boundary that
+    /// reaches its planned duration when no end marker came.
     public var isComplete: Bool
     /// The SCTE-35 section that started the break, as bytes.
     public var scte35Out: [UInt8]?
@@ -50,8 +52,15 @@ public struct AdBreak: Sendable, Hashable {
     public var scte35In: [UInt8]?
     /// The interstitial attributes, for ``AdMarkerStyle/interstitial``.
     public var interstitial: Interstitial?
+    /// The attributes of the `EXT-X-ASSET` written with the break's CUE-OUT
+    /// (SCTE-35 enhanced: `CAID` or the UPID of the avail), if any.
+    public var asset: HLSAttributeList?
     /// The line of the marker that started the break; 0 when unknown.
     public var line: Int
+
+    /// True when the break's start is inside the playlist: false for a break
+    /// seen only from CUE-OUT-CONT or a START-DATE before the first segment.
+    public var startsInPlaylist: Bool { startTime > -0.0005 }
 
     /// Creates a break; used by the detector and by tests.
     public init(
@@ -71,6 +80,7 @@ public struct AdBreak: Sendable, Hashable {
         self.scte35Out = scte35Out
         self.scte35In = scte35In
         self.interstitial = interstitial
+        self.asset = nil
         self.line = line
     }
 

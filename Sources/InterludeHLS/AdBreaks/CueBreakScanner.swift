@@ -2,6 +2,11 @@ import Foundation
 
 /// Finds the breaks marked by CUE-OUT / CUE-OUT-CONT / CUE-IN and by
 /// EXT-OATCLS-SCTE35 or EXT-X-SPLICEPOINT-SCTE35, one segment's tags at a time.
+///
+/// A break ends at its CUE-IN (or a SCTE-35 payload that returns to the
+/// network); without one, at the first segment boundary that reaches its
+/// planned duration; without either, it is still open at the end of the
+/// playlist. A new CUE-OUT while a break is open ends the open one there.
 struct CueBreakScanner {
     private let playlist: MediaPlaylist
     private var breaks: [AdBreak] = []
@@ -15,6 +20,7 @@ struct CueBreakScanner {
     init(playlist: MediaPlaylist) { self.playlist = playlist }
 
     mutating func scan(_ tags: [HLSTag], at index: Int) {
+        closeIfPlannedDurationReached(at: index)
         var sawCueOut = false
         var payloadTags: [HLSTag] = []
         for tag in tags where !tag.isComment {
@@ -22,18 +28,18 @@ struct CueBreakScanner {
                 sawCueOut = true
                 start(.cueOut, at: index, planned: CueMarkerValue.duration(tag.valueText), payload: nil, line: tag.line)
             } else if tag.hasName(HLSTagName.cueOutCont) {
-                if openIndex == nil {
-                    // The window begins inside a break that started earlier.
-                    let (elapsed, duration) = CueMarkerValue.continuation(tag.valueText)
-                    let payload = tag.valueText.flatMap { CueMarkerValue.field("SCTE35", in: $0) }.flatMap(
-                        MediaPlaylist.payloadBytes)
-                    start(
-                        .cueOut, at: index, planned: duration, payload: payload, line: tag.line, elapsed: elapsed ?? 0)
-                }
+                continueBreak(tag, at: index)
             } else if tag.hasName(HLSTagName.cueIn) {
                 close(at: index, scte35In: nil)
             } else if tag.hasName(HLSTagName.oatclsSCTE35) || tag.hasName(HLSTagName.splicePointSCTE35) {
                 payloadTags.append(tag)
+            } else if tag.hasName(HLSTagName.asset) {
+                // SCTE-35 enhanced: the CAID or UPID of the avail, next to its CUE-OUT.
+                if let openIndex, breaks[openIndex].segmentRange.lowerBound == index {
+                    breaks[openIndex].asset = tag.attributes
+                } else {
+                    pendingAsset = tag.attributes
+                }
             } else if tag.hasName(HLSTagName.dateRange) {
                 sawDateRange = true
             }
@@ -46,24 +52,72 @@ struct CueBreakScanner {
                 breaks[openIndex].scte35Out == nil
             {
                 breaks[openIndex].scte35Out = bytes
+                if breaks[openIndex].plannedDuration == nil, let bytes {
+                    breaks[openIndex].plannedDuration = (try? SpliceInfoSection(bytes: bytes))?.durationSeconds
+                }
                 continue
             }
             guard let bytes, let section = try? SpliceInfoSection(bytes: bytes) else { continue }
             let style: AdMarkerStyle = tag.name == HLSTagName.oatclsSCTE35 ? .oatcls : .splicePoint
             if section.isCueOut {
+                // Repeated on every segment of the break by some packagers: one break.
+                if let openIndex, breaks[openIndex].scte35Out == bytes { continue }
                 start(style, at: index, planned: section.durationSeconds, payload: bytes, line: tag.line)
             } else if section.isCueIn {
+                if openIndex == nil, let last = breaks.indices.last, breaks[last].segmentRange.upperBound == index {
+                    // The break already ended here by its duration: the payload is its end.
+                    breaks[last].scte35In = bytes
+                }
                 close(at: index, scte35In: bytes)
             }
         }
+        if let asset = pendingAsset, let openIndex, breaks[openIndex].segmentRange.lowerBound == index {
+            breaks[openIndex].asset = asset
+        }
+        pendingAsset = nil
     }
 
+    /// An EXT-X-ASSET written before the CUE-OUT it belongs to.
+    private var pendingAsset: HLSAttributeList?
+
     mutating func finish() -> [AdBreak] {
+        closeIfPlannedDurationReached(at: playlist.segments.count)
         if let openIndex {
             breaks[openIndex].segmentRange = breaks[openIndex].segmentRange.lowerBound..<playlist.segments.count
             self.openIndex = nil
         }
         return breaks
+    }
+
+    /// A CUE-OUT-CONT: fills in the open break's duration, or opens the
+    /// break that began before the playlist (its start is the elapsed time
+    /// back from here). One that continues a break already ended here
+    /// (by duration) is not a new break.
+    private mutating func continueBreak(_ tag: HLSTag, at index: Int) {
+        let (elapsed, duration) = CueMarkerValue.continuation(tag.valueText)
+        if let openIndex {
+            if breaks[openIndex].plannedDuration == nil { breaks[openIndex].plannedDuration = duration }
+            return
+        }
+        let startTime = playlist.boundaryTime(index) - (elapsed ?? 0)
+        if let last = breaks.last, startTime < last.startTime + (last.actualDuration ?? 0) + Self.tolerance {
+            return
+        }
+        let payload = tag.valueText.flatMap { CueMarkerValue.field("SCTE35", in: $0) }.flatMap(
+            MediaPlaylist.payloadBytes)
+        start(.cueOut, at: index, planned: duration, payload: payload, line: tag.line, elapsed: elapsed ?? 0)
+    }
+
+    /// Segment boundaries within this of the planned end count as reaching it
+    /// (29.97 fps media rarely lands on the announced second).
+    static let tolerance = 0.1
+
+    private mutating func closeIfPlannedDurationReached(at index: Int) {
+        guard let openIndex, let planned = breaks[openIndex].plannedDuration,
+            index > breaks[openIndex].segmentRange.lowerBound,
+            playlist.boundaryTime(index) >= breaks[openIndex].startTime + planned - Self.tolerance
+        else { return }
+        close(at: index, scte35In: nil)
     }
 
     private mutating func close(at index: Int, scte35In: [UInt8]?) {

@@ -2,8 +2,23 @@ import Foundation
 
 extension MediaPlaylist {
     /// The ad breaks of the playlist in start-time order, whatever their
-    /// marker style: CUE-OUT/CUE-IN, EXT-OATCLS-SCTE35, EXT-X-SPLICEPOINT-SCTE35,
-    /// DATERANGE with SCTE35-OUT/IN, and interstitial DATERANGEs.
+    /// marker style: CUE-OUT/CUE-OUT-CONT/CUE-IN, EXT-OATCLS-SCTE35,
+    /// EXT-X-SPLICEPOINT-SCTE35, DATERANGE with SCTE35-OUT/IN or a
+    /// SCTE35-CMD that starts or ends a break, and interstitial DATERANGEs.
+    ///
+    /// Every case has one answer:
+    /// - a break still open at the end of the playlist spans to the end and
+    ///   is not ``AdBreak/isComplete``;
+    /// - a break whose start left the window (CUE-OUT-CONT elapsed time, or a
+    ///   START-DATE before the first segment) starts at a negative
+    ///   ``AdBreak/startTime`` and ``AdBreak/startsInPlaylist`` is false;
+    /// - a break with no duration ends at its CUE-IN / SCTE35-IN; one with a
+    ///   planned duration and no end marker ends at the first segment
+    ///   boundary that reaches it (within 0.1 s), so a marker that never
+    ///   closes does not swallow the rest of the stream;
+    /// - one avail marked in two styles at once (CUE-OUT and a DATERANGE on
+    ///   one segment) is one break, the DATERANGE's;
+    /// - a break that starts inside another ends the other there.
     public var adBreaks: [AdBreak] {
         var scanner = CueBreakScanner(playlist: self)
         for index in 0..<segments.count {
@@ -12,12 +27,11 @@ extension MediaPlaylist {
         }
         scanner.scan(trailingTags, at: segments.count)
         let sawDateRange = scanner.sawDateRange
-        var breaks = scanner.finish()
-        guard sawDateRange else { return breaks }
-        let dateRangeBreaks = dateRangeBreaks()
-        if dateRangeBreaks.isEmpty { return breaks }
-        breaks += dateRangeBreaks
-        return breaks.sorted { $0.startTime < $1.startTime }
+        let breaks = scanner.finish()
+        guard sawDateRange else { return breaks.count > 1 ? Self.resolvingOverlaps(breaks) : breaks }
+        let dateRangeBreaks = DateRangeBreakScanner(playlist: self).scan()
+        if dateRangeBreaks.isEmpty { return Self.resolvingOverlaps(breaks) }
+        return Self.resolvingOverlaps(breaks + dateRangeBreaks)
     }
 
     /// The start time of segment `index`, or the playlist's end for `segments.count`.
@@ -25,79 +39,79 @@ extension MediaPlaylist {
         index < segments.count ? segments[index].startTime : totalDuration
     }
 
-    // MARK: CUE-style markers
-
     /// Bytes of a base64 or hex SCTE-35 payload.
     static func payloadBytes(_ text: String) -> [UInt8]? {
         if let bytes = HLSHex.decode(text), text.hasPrefix("0x") || text.hasPrefix("0X") { return bytes }
         return Data(base64Encoded: text).map { [UInt8]($0) }
     }
 
-    // MARK: DATERANGE markers
+    /// Sorts the breaks and settles overlaps: one avail marked twice is kept
+    /// once, and a break that starts inside another ends the earlier one.
+    /// Interstitials play over the content and are left as they are.
+    static func resolvingOverlaps(_ breaks: [AdBreak]) -> [AdBreak] {
+        let sorted = breaks.sorted {
+            $0.startTime != $1.startTime ? $0.startTime < $1.startTime : $0.style.preference < $1.style.preference
+        }
+        var result: [AdBreak] = []
+        result.reserveCapacity(sorted.count)
+        var lastReplacing: Int?
+        for adBreak in sorted {
+            guard adBreak.style != .interstitial else {
+                result.append(adBreak)
+                continue
+            }
+            guard let previousIndex = lastReplacing else {
+                lastReplacing = result.count
+                result.append(adBreak)
+                continue
+            }
+            let previous = result[previousIndex]
+            if abs(adBreak.startTime - previous.startTime) < CueBreakScanner.tolerance {
+                result[previousIndex] = previous.merged(with: adBreak)
+                continue
+            }
+            if adBreak.segmentRange.lowerBound < previous.segmentRange.upperBound || !previous.isComplete {
+                let cut = max(previous.segmentRange.lowerBound, adBreak.segmentRange.lowerBound)
+                result[previousIndex].segmentRange = previous.segmentRange.lowerBound..<cut
+                result[previousIndex].actualDuration = adBreak.startTime - previous.startTime
+                result[previousIndex].isComplete = true
+            }
+            lastReplacing = result.count
+            result.append(adBreak)
+        }
+        return result
+    }
+}
 
-    private func dateRangeBreaks() -> [AdBreak] {
-        // RFC 8216bis 4.4.5.1: tags with one ID describe one range; later
-        // ones add attributes. Keep the segment each was written before.
-        var order: [String] = []
-        var merged: [String: (range: DateRange, firstIndex: Int, inIndex: Int?)] = [:]
-        for index in 0...segments.count {
-            let tags: [HLSTag] = index < segments.count ? segments[index].tags : trailingTags
-            for tag in tags where tag.hasName(HLSTagName.dateRange) {
-                let range = DateRange(tag: tag)
-                guard let id = range.id else { continue }
-                if var entry = merged[id] {
-                    for attribute in range.attributes where entry.range.attributes[attribute.name] == nil {
-                        entry.range.attributes[attribute.name] = attribute.value
-                    }
-                    if range.scte35In != nil { entry.inIndex = index }
-                    merged[id] = entry
-                } else {
-                    order.append(id)
-                    merged[id] = (range, index, range.scte35In != nil ? index : nil)
-                }
-            }
+extension AdMarkerStyle {
+    /// Which style describes an avail marked in several at once: the one
+    /// with an ID and dates first.
+    fileprivate var preference: Int {
+        switch self {
+        case .dateRange: return 0
+        case .cueOut: return 1
+        case .oatcls: return 2
+        case .splicePoint: return 3
+        default: return 4
         }
-        return order.compactMap { id -> AdBreak? in
-            guard let entry = merged[id] else { return nil }
-            let range = entry.range
-            let isInterstitial = range.isInterstitial
-            guard isInterstitial || range.scte35Out != nil || range.scte35In != nil else { return nil }
-            let startIndex = range.startDate.flatMap(segmentIndex(at:)) ?? entry.firstIndex
-            var startTime = boundaryTime(startIndex)
-            if let date = range.startDate, startIndex < segments.count,
-                let segmentDate = segments[startIndex].programDateTime
-            {
-                startTime += date.timeIntervalSince(segmentDate)
-            }
-            var actual = range.duration
-            if actual == nil, let startDate = range.startDate, let endDate = range.endDate {
-                actual = endDate.timeIntervalSince(startDate)
-            }
-            let interstitial = isInterstitial ? Interstitial(range) : nil
-            var covered = actual ?? range.plannedDuration
-            // An interstitial plays over the primary content; without an
-            // X-RESUME-OFFSET it resumes where it left (the asset's own length
-            // is not in the playlist), so it covers no segments.
-            if let interstitial { covered = interstitial.resumeOffset ?? covered ?? 0 }
-            var endIndex: Int
-            if let covered {
-                endIndex = startIndex
-                while endIndex < segments.count, boundaryTime(endIndex) < startTime + covered - 0.001 { endIndex += 1 }
-            } else if let inIndex = entry.inIndex {
-                endIndex = inIndex
-                actual = boundaryTime(inIndex) - startTime
-            } else {
-                endIndex = segments.count
-            }
-            let complete = actual != nil || entry.inIndex != nil || (isInterstitial && covered != nil)
-            let planned =
-                range.plannedDuration ?? range.scte35Out.flatMap { try? SpliceInfoSection(bytes: $0) }?.durationSeconds
-            return AdBreak(
-                style: isInterstitial ? .interstitial : .dateRange, id: id, startTime: startTime,
-                startDate: range.startDate,
-                plannedDuration: planned, actualDuration: actual, segmentRange: startIndex..<max(startIndex, endIndex),
-                isComplete: complete, scte35Out: range.scte35Out, scte35In: range.scte35In, interstitial: interstitial,
-                line: range.line)
+    }
+}
+
+extension AdBreak {
+    /// This break with what `other` (the same avail in a less preferred
+    /// style) knows and it does not.
+    fileprivate func merged(with other: AdBreak) -> AdBreak {
+        var result = self
+        if result.plannedDuration == nil { result.plannedDuration = other.plannedDuration }
+        if result.scte35Out == nil { result.scte35Out = other.scte35Out }
+        if result.asset == nil { result.asset = other.asset }
+        if !result.isComplete, other.isComplete {
+            result.segmentRange =
+                result.segmentRange.lowerBound..<max(result.segmentRange.lowerBound, other.segmentRange.upperBound)
+            result.actualDuration = other.actualDuration
+            result.isComplete = true
+            result.scte35In = result.scte35In ?? other.scte35In
         }
+        return result
     }
 }

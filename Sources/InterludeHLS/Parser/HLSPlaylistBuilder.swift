@@ -17,15 +17,13 @@ struct HLSPlaylistBuilder {
     private var pendingTagsAfterInfo: [HLSTag] = []
     private var pendingInfo: (duration: HLSDecimal, title: String, line: Int)?
 
-    // The timeline is derived while reading (as ``MediaPlaylist/updateTimeline()``
-    // would afterwards) so a short live window is walked once.
+    // The timeline is derived while reading, through the cursor
+    // ``MediaPlaylist/updateTimeline()`` uses, so a short live window is
+    // walked once and both derivations agree.
     private var baseSequence: UInt64?
     private var baseDiscontinuity: UInt64?
-    private var timeline = (sequence: UInt64(0), discontinuity: UInt64(0), time: 0.0, date: Date?.none)
-    private var firstDatedIndex: Int?
-    private var pendingDiscontinuity = false
-    private var pendingDate: Date?
-    private var pendingSkip: UInt64 = 0
+    private var timeline = TimelineCursor(sequence: 0, discontinuity: 0)
+    private var pendingMarks = SegmentTimelineMarks()
 
     private var entries: [MultivariantPlaylist.Entry] = []
     private var pendingVariant: VariantStream?
@@ -115,9 +113,11 @@ struct HLSPlaylistBuilder {
             try decide(.media, line: line.number)
             if traits.contains(.segment) {
                 segmentStarted = true
-                if traits.contains(.discontinuity) { pendingDiscontinuity = true }
-                if let date = read.date { pendingDate = date }
-                if traits.contains(.skip) { pendingSkip &+= read.tag.attributes.integer("SKIPPED-SEGMENTS") ?? 0 }
+                if traits.contains(.discontinuity) { pendingMarks.isDiscontinuity = true }
+                if let date = read.date { pendingMarks.date = date }
+                if traits.contains(.skip) {
+                    pendingMarks.skippedSegments &+= read.tag.attributes.integer("SKIPPED-SEGMENTS") ?? 0
+                }
             } else if !segmentStarted {
                 // Only the header's first value counts, as the playlist's getters read it.
                 if traits.contains(.mediaSequence), baseSequence == nil { baseSequence = read.integer }
@@ -182,25 +182,10 @@ struct HLSPlaylistBuilder {
             uri: uri, duration: info.duration, title: info.title, tags: pendingTags,
             tagsAfterInfo: pendingTagsAfterInfo, line: line.number)
         if segments.isEmpty {
-            timeline.sequence = baseSequence ?? 0
-            timeline.discontinuity = baseDiscontinuity ?? 0
+            timeline = TimelineCursor(sequence: baseSequence ?? 0, discontinuity: baseDiscontinuity ?? 0)
         }
-        timeline.sequence &+= pendingSkip
-        if pendingDiscontinuity, !segments.isEmpty { timeline.discontinuity &+= 1 }
-        if let date = pendingDate {
-            timeline.date = date
-            if firstDatedIndex == nil { firstDatedIndex = segments.count }
-        }
-        segment.mediaSequence = timeline.sequence
-        segment.discontinuitySequence = timeline.discontinuity
-        segment.startTime = timeline.time
-        segment.programDateTime = timeline.date
-        timeline.sequence &+= 1
-        timeline.time += info.duration.value
-        timeline.date = timeline.date.map { $0.addingTimeInterval(info.duration.value) }
-        pendingSkip = 0
-        pendingDiscontinuity = false
-        pendingDate = nil
+        timeline.place(&segment, at: segments.count, marks: pendingMarks)
+        pendingMarks = SegmentTimelineMarks()
         segments.append(consume segment)
         pendingTags = []
         pendingTagsAfterInfo = []
@@ -238,12 +223,7 @@ struct HLSPlaylistBuilder {
         if kind == .multivariant {
             return .multivariant(MultivariantPlaylist(entries: entries))
         }
-        if let firstDatedIndex, firstDatedIndex > 0, let anchor = segments[firstDatedIndex].programDateTime {
-            let anchorTime = segments[firstDatedIndex].startTime
-            for index in 0..<firstDatedIndex {
-                segments[index].programDateTime = anchor.addingTimeInterval(segments[index].startTime - anchorTime)
-            }
-        }
+        timeline.backfillDates(&segments)
         return .media(
             MediaPlaylist(tags: header, segments: segments, trailingTags: pendingTags, timelineIsDerived: true))
     }

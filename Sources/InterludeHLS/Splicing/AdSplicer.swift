@@ -34,11 +34,13 @@ public struct AdSplicer: Sendable, Hashable {
         guard boundary >= 0, boundary <= playlist.segments.count else {
             throw HLSError(.invalidSplicePoint, "boundary \(boundary) is outside 0...\(playlist.segments.count)")
         }
-        try validate(pod)
+        try Self.validate(pod)
         let boundaryDate = playlist.dateAtBoundary(boundary)
         let context = ResumeContext(
             playlist: playlist, adStart: boundary, contentResume: boundary,
             resumeDate: boundaryDate.map { $0.addingTimeInterval(pod.duration) })
+        try Self.validateContainers(
+            pod, contentMap: context.resumeMap, contentFollows: boundary < playlist.segments.count)
         // Content after an inserted pod plays later by the pod's duration,
         // and so do the date ranges that describe it.
         if let boundaryDate {
@@ -74,12 +76,27 @@ public struct AdSplicer: Sendable, Hashable {
         guard range.lowerBound >= 0, range.upperBound <= playlist.segments.count else {
             throw HLSError(.invalidSplicePoint, "break segments \(range) are outside the playlist", line: adBreak.line)
         }
-        try validate(pod)
+        try Self.validate(pod)
         let startDate = playlist.dateAtBoundary(range.lowerBound)
-        let resumeDate =
+        var resumeDate =
             range.upperBound < playlist.segments.count ? playlist.segments[range.upperBound].programDateTime : nil
-        let context = ResumeContext(
+        let contentContext = ResumeContext(
             playlist: playlist, adStart: range.lowerBound, contentResume: range.upperBound, resumeDate: resumeDate)
+        try Self.validateContainers(
+            pod, contentMap: contentContext.resumeMap, contentFollows: range.upperBound < playlist.segments.count)
+        // On VOD the content after a pod of another length plays that much
+        // later (or earlier), so its dates move with it and stay increasing;
+        // live content resumes at its own wall-clock time.
+        let shift = pod.duration - (playlist.boundaryTime(range.upperBound) - playlist.boundaryTime(range.lowerBound))
+        if playlist.isVOD, abs(shift) > 0.0005, let date = resumeDate {
+            for index in range.upperBound..<playlist.segments.count {
+                playlist.segments[index].shiftProgramDateTime(by: shift)
+            }
+            playlist.shiftDateRanges(after: date, by: shift)
+            resumeDate = date.addingTimeInterval(shift)
+        }
+        var context = contentContext
+        context.resumeDate = resumeDate
         // The markers of the break's first segment stay with the break.
         var carried: [HLSTag] = []
         if !range.isEmpty {
@@ -97,7 +114,28 @@ public struct AdSplicer: Sendable, Hashable {
         playlist.updateTimeline(from: range.lowerBound)
     }
 
-    private func validate(_ pod: AdPod) throws(HLSError) {
+    /// Refuses a pod whose container differs from the content around it: an
+    /// fMP4 ad's EXT-X-MAP would apply to the MPEG-TS content after it (a
+    /// playlist cannot unset a MAP, and a player would read TS with an MP4
+    /// initialization section), and MPEG-TS ads after fMP4 content would
+    /// inherit the content's MAP. Ads of one pod share one container.
+    static func validateContainers(_ pod: AdPod, contentMap: HLSTag?, contentFollows: Bool) throws(HLSError) {
+        let fragmented = pod.ads.filter { $0.mapURI != nil }.count
+        guard fragmented == 0 || fragmented == pod.ads.count else {
+            throw HLSError(.invalidAdPod, "the pod mixes fMP4 ads (with EXT-X-MAP) and MPEG-TS ads")
+        }
+        if fragmented > 0, contentMap == nil, contentFollows {
+            throw HLSError(
+                .invalidAdPod,
+                "fMP4 ads cannot go into MPEG-TS content: their EXT-X-MAP would apply to the content after them")
+        }
+        if fragmented == 0, contentMap != nil {
+            throw HLSError(
+                .invalidAdPod, "MPEG-TS ads cannot go into fMP4 content: they would inherit the content's EXT-X-MAP")
+        }
+    }
+
+    static func validate(_ pod: AdPod) throws(HLSError) {
         guard !pod.ads.isEmpty, pod.ads.allSatisfy({ !$0.segments.isEmpty }) else {
             throw HLSError(.invalidAdPod, "an ad pod needs at least one ad, each with at least one segment")
         }

@@ -31,6 +31,9 @@ extension MediaPlaylist {
         try splicer.replace(adBreak, in: &self, with: pod)
     }
 
+    /// True for a playlist that will not change: `PLAYLIST-TYPE:VOD` or an ENDLIST.
+    var isVOD: Bool { playlistType == "VOD" || hasEndList }
+
     /// The wall-clock date at segment boundary `index`, nil without PROGRAM-DATE-TIME.
     func dateAtBoundary(_ index: Int) -> Date? {
         if index < segments.count { return segments[index].programDateTime }

@@ -47,6 +47,14 @@ public struct HLSFinding: Sendable, Hashable, CustomStringConvertible {
         public static let discontinuitySequenceNotIncremented = Rule("discontinuitySequenceNotIncremented")
         /// One media sequence number names different URIs in two reloads (6.2.2).
         public static let segmentChangedBetweenReloads = Rule("segmentChangedBetweenReloads")
+        /// A segment kept from the previous reload changed its duration, tags,
+        /// discontinuity number or date, or the kept segments are not the
+        /// previous window's tail (6.2.2: only removal from the front, addition at the end).
+        public static let windowRewrittenBetweenReloads = Rule("windowRewrittenBetweenReloads")
+        /// EXT-X-TARGETDURATION changed between reloads (6.2.1).
+        public static let targetDurationChanged = Rule("targetDurationChanged")
+        /// A segment's PROGRAM-DATE-TIME is not the previous segment's plus its duration.
+        public static let programDateTimeDiscontinuous = Rule("programDateTimeDiscontinuous")
 
         /// The identifier.
         public var description: String { name }

@@ -135,7 +135,9 @@ extension HLSValidator {
         }
         let removed = current.mediaSequence - previous.mediaSequence
         if removed < UInt64(previous.segments.count) {
-            let expected = previous.segments[Int(removed)].discontinuitySequence
+            // Each DISCONTINUITY that left with a removed segment is counted once.
+            let left = previous.segments[..<Int(removed)].reduce(UInt64(0)) { $0 + ($1.isDiscontinuity ? 1 : 0) }
+            let expected = previous.discontinuitySequence + left
             if current.discontinuitySequence != expected {
                 findings.append(
                     HLSFinding(

@@ -69,6 +69,15 @@ public enum HLSWriter {
         return output.bytes
     }
 
+    /// One tag as its line, without the line end.
+    static func line(_ tag: HLSTag) -> [UInt8] {
+        var output = HLSOutput(capacity: HLSOutput.size(of: tag))
+        output.write(tag)
+        var bytes = output.bytes
+        bytes.removeLast()
+        return bytes
+    }
+
     /// An attribute list as written after a tag's colon.
     public static func attributeListText(_ list: HLSAttributeList) -> String {
         var output = HLSOutput()

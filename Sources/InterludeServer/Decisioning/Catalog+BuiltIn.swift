@@ -34,5 +34,7 @@ extension Catalog {
             midrolls: [
                 BreakRule(offset: 30, podSize: 3, ads: ["lighthouse-coffee-6s", "meadow-tea-15s", "atlas-travel-30s"])
             ],
-            postroll: BreakRule(podSize: 1, ads: ["lighthouse-coffee-6s"])))
+            postroll: BreakRule(podSize: 1, ads: ["lighthouse-coffee-6s"])),
+        // Client-side ads only: no stream media to make before the demo plays.
+        content: .none)
 }

@@ -91,6 +91,7 @@ extension Catalog {
                 throw CatalogError("\(source): \(name).ads names unknown creative '\(id)'")
             }
         }
+        try content.validate(source: source)
     }
 
     /// Ids and file names that are safe in URLs and paths.

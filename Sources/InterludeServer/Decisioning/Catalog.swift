@@ -8,19 +8,23 @@ public struct Catalog: Sendable, Hashable, Codable {
     public var creatives: [CatalogCreative]
     /// The VMAP schedule.
     public var adRules: AdRules
+    /// Stream content (ladder, VOD titles, live channels); default ``ContentCatalog/builtIn``.
+    public var content: ContentCatalog
 
-    public init(creatives: [CatalogCreative], adRules: AdRules = AdRules()) {
+    public init(creatives: [CatalogCreative], adRules: AdRules = AdRules(), content: ContentCatalog = .builtIn) {
         self.creatives = creatives
         self.adRules = adRules
+        self.content = content
     }
 
-    private enum CodingKeys: String, CodingKey { case creatives, adRules }
+    private enum CodingKeys: String, CodingKey { case creatives, adRules, content }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         creatives = try container.decode([CatalogCreative].self, forKey: .creatives)
         // No rules: a single pre-roll, so /vmap still has something to serve.
         adRules = try container.decodeIfPresent(AdRules.self, forKey: .adRules) ?? AdRules()
+        content = try container.decodeIfPresent(ContentCatalog.self, forKey: .content) ?? .builtIn
     }
 
     /// The creative with this id.

@@ -1,0 +1,100 @@
+import Foundation
+
+/// One reload of the origin's media playlist as the live timeline reads it:
+/// the playlist, its breaks, and what one stitch asked the provider for
+/// (each break's pod and slate are asked for once per reload).
+struct OriginWindow {
+    let playlist: MediaPlaylist
+    /// The replacement breaks (interstitials play over content and are not stitched).
+    let breaks: [AdBreak]
+    /// The origin media sequence number of the first segment.
+    let firstSequence: UInt64
+    var pods: [UInt64: AdPod?] = [:]
+    var slates: [SlateKey: [AdSegment]] = [:]
+
+    struct SlateKey: Hashable {
+        var start: UInt64
+        var milliseconds: Int64
+    }
+
+    init(_ playlist: MediaPlaylist) {
+        self.playlist = playlist
+        breaks = playlist.adBreaks.filter { $0.style != .interstitial }
+        firstSequence = playlist.segments.first?.mediaSequence ?? playlist.mediaSequence
+    }
+
+    var count: Int { playlist.segments.count }
+
+    /// The origin sequence number at boundary `index` (`count` is the next segment's).
+    func sequence(at index: Int) -> UInt64 {
+        index < count ? playlist.segments[index].mediaSequence : firstSequence + UInt64(count)
+    }
+
+    /// The boundary index of origin segment `sequence`, nil outside `0...count`.
+    func index(of sequence: UInt64) -> Int? {
+        guard sequence >= firstSequence, sequence - firstSequence <= UInt64(count) else { return nil }
+        return Int(sequence - firstSequence)
+    }
+
+    /// Seconds from the window's start to boundary `index`.
+    func time(at index: Int) -> Double { playlist.boundaryTime(index) }
+
+    /// The first boundary carrying a break's end: CUE-IN, a DATERANGE with
+    /// SCTE35-IN, or an OATCLS / SPLICEPOINT payload that returns to the network.
+    func firstEndMarker() -> Int? {
+        for index in 0...count {
+            let tags = index < count ? playlist.segments[index].tags : playlist.trailingTags
+            for tag in tags where !tag.isComment {
+                if tag.hasName(HLSTagName.cueIn) { return index }
+                if tag.hasName(HLSTagName.dateRange), tag.attributes["SCTE35-IN"] != nil { return index }
+                if tag.hasName(HLSTagName.oatclsSCTE35) || tag.hasName(HLSTagName.splicePointSCTE35),
+                    let bytes = tag.valueText.flatMap(MediaPlaylist.payloadBytes),
+                    (try? SpliceInfoSection(bytes: bytes))?.isCueIn == true
+                {
+                    return index
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The pod for `request`, asked once per reload.
+    mutating func pod(for request: LiveBreakRequest, from provider: some LiveStitchPodProvider) throws(HLSError)
+        -> AdPod?
+    {
+        if let cached = pods[request.originStartSequence] { return cached }
+        let pod = try provider.pod(for: request)
+        pods[request.originStartSequence] = .some(pod)
+        return pod
+    }
+
+    /// Slate for `duration` seconds of `request`'s break, asked once per reload.
+    mutating func slate(_ duration: Double, for request: LiveBreakRequest, from provider: some LiveStitchPodProvider)
+        -> [AdSegment]
+    {
+        let key = SlateKey(start: request.originStartSequence, milliseconds: Int64((duration * 1000).rounded()))
+        if let cached = slates[key] { return cached }
+        let segments = provider.slate(duration: duration, for: request).filter {
+            $0.duration.isFinite && $0.duration > 0 && $0.duration < 86_400
+        }
+        slates[key] = segments
+        return segments
+    }
+}
+
+extension HLSTag {
+    /// The origin's ad markers, which the live timeline drops unless they pass
+    /// through: CUE-OUT/-CONT/-IN, OATCLS, SPLICEPOINT, ASSET and DATERANGEs
+    /// that carry SCTE-35 (interstitials and other DATERANGEs stay).
+    var isSourceAdMarker: Bool {
+        if isComment { return false }
+        if hasName(HLSTagName.cueOut) || hasName(HLSTagName.cueOutCont) || hasName(HLSTagName.cueIn)
+            || hasName(HLSTagName.oatclsSCTE35) || hasName(HLSTagName.splicePointSCTE35) || hasName(HLSTagName.asset)
+        {
+            return true
+        }
+        guard hasName(HLSTagName.dateRange) else { return false }
+        let list = attributes
+        return list["SCTE35-OUT"] != nil || list["SCTE35-IN"] != nil || list["SCTE35-CMD"] != nil
+    }
+}
