@@ -172,4 +172,31 @@ struct StreamTimelineLiveTests {
         driver.timeline.playheadMoved(to: 60, at: driver.now, into: &effects)
         #expect(eventTypes(effects) == [.adBreakEnded, .adPeriodEnded])
     }
+
+    @Test func tagsNamingAnAdTheMetadataDoesNotDescribeStillFireAndAreLoggedOnce() {
+        let document = StreamFixtures.json([
+            "tags": [
+                "google_ghost1": ["ad": "ghost", "ad_break_id": "b9", "type": "start"],
+                "google_ghost2": ["ad": "ghost", "ad_break_id": "b9", "type": "midpoint"],
+            ]
+        ])
+        var driver = LiveDriver(metadata: document)
+        driver.deliver([.id3("google_ghost1-x", at: 100), .id3("google_ghost2-x", at: 105)])
+        let effects = driver.play(to: 106)
+        #expect(eventTypes(effects) == [.adPeriodStarted, .adBreakStarted, .started, .midpoint])
+        #expect(verifications(effects) == ["google_ghost1-x", "google_ghost2-x"])
+        let logs = effects.filter { if case .log(let text) = $0 { text.contains("does not describe") } else { false } }
+        #expect(logs.count == 1)
+        let ad = effects.compactMap { effect -> Ad? in
+            if case .emit(let event) = effect, event.type == .started { return event.ad }
+            return nil
+        }.first
+        #expect(ad?.adID == "ghost")
+        // Break b9's number is its pod index; its duration is unknown.
+        #expect(ad?.adPodInfo.podIndex == 9)
+        #expect(ad?.adPodInfo.maxDuration == -1)
+        // With no duration to go by and no complete, the break ends once its events have stopped for a while.
+        #expect(!eventTypes(driver.play(to: 114)).contains(.adPeriodEnded))
+        #expect(eventTypes(driver.play(to: 120)) == [.adBreakEnded, .adPeriodEnded])
+    }
 }

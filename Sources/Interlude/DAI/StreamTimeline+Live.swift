@@ -43,6 +43,8 @@ extension StreamTimeline {
     /// before it counts as over: a missed `complete` never leaves the UI on.
     static let liveGrace: TimeInterval = 2
     static let rememberedBreaks = 64
+    /// Seconds without an event after which an ad of unknown duration is over.
+    static let liveSilence: TimeInterval = 10
 
     /// A timed-metadata event came due at `time`. `tag` is what the
     /// metadata says the ID is (nil when it says nothing even after a
@@ -104,10 +106,16 @@ extension StreamTimeline {
         playhead = time
         lastClock = now
         guard live.breakID != nil else { return }
-        if let current = live.current, current.clock.duration > 0, time > current.end + Self.liveGrace {
-            effects.append(.log("ad \(live.currentAd?.key ?? "") ended without a complete event"))
-            live.currentAd = nil
-            hideUI(into: &effects)
+        if let current = live.current {
+            // An ad of unknown length is over once its events have stopped for a while.
+            let over =
+                current.clock.duration > 0
+                ? time > current.end + Self.liveGrace : time > live.lastEventTime + Self.liveSilence
+            if over {
+                effects.append(.log("ad \(live.currentAd?.key ?? "") ended without a complete event"))
+                live.currentAd = nil
+                hideUI(into: &effects)
+            }
         }
         let expectedEnd = live.breakDuration.map { live.breakStart + $0 } ?? live.lastEventTime
         if live.current == nil, time > expectedEnd + Self.liveGrace {
