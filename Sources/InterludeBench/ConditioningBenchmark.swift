@@ -10,7 +10,8 @@ import InterludeServer
 enum ConditioningBenchmark {
     static func run(arguments: [String]) -> Int32 {
         let catalog: Catalog
-        switch arguments.drop { $0 != "--catalog" }.dropFirst().first ?? "default" {
+        let name = arguments.drop(while: { $0 != "--catalog" }).dropFirst().first ?? "default"
+        switch name {
         case "default": catalog = .builtIn
         case "test": catalog = .podServingTest
         case let other:

@@ -1,7 +1,8 @@
 import InterludeHLS
 
 /// `hls-bench --profile FILE [STEP]`: loops one path long enough for
-/// `perf record`. STEP is `parse`, `adbreaks`, `replace` or `splice`;
+/// `perf record`. STEP is `parse`, `adbreaks`, `replace`, `splice` or
+/// `stitch` (the live stitcher's steady reload);
 /// `steps` prints the time of each part of the live splice.
 func runHLSProfile(arguments: [String]) throws {
     let name = arguments.first ?? "live.m3u8"
@@ -26,6 +27,16 @@ func runHLSProfile(arguments: [String]) throws {
                 }
                 _ = try? parsed.replaceAdBreak(found, with: HLSBenchPlaylists.threeAdPod)
                 _ = HLSWriter.bytes(parsed)
+            }
+            return
+        }
+        if arguments[1] == "stitch" {
+            // The live stitcher's steady reload (HLSLiveBench), for perf record.
+            var warmed = LiveStitchTimeline()
+            _ = try warmed.stitch(bytes: bytes, pods: HLSLiveBench.Pods())
+            for _ in 0..<1_000_000 {
+                var timeline = warmed
+                _ = try? timeline.stitch(bytes: bytes, pods: HLSLiveBench.Pods())
             }
             return
         }

@@ -94,11 +94,14 @@ struct CueBreakScanner {
     /// back from here). One that continues a break already ended here
     /// (by duration) is not a new break.
     private mutating func continueBreak(_ tag: HLSTag, at index: Int) {
-        let (elapsed, duration) = CueMarkerValue.continuation(tag.valueText)
         if let openIndex {
-            if breaks[openIndex].plannedDuration == nil { breaks[openIndex].plannedDuration = duration }
+            // Read only when the CUE-OUT gave no duration: one of these follows every break segment.
+            if breaks[openIndex].plannedDuration == nil {
+                breaks[openIndex].plannedDuration = CueMarkerValue.continuation(tag.valueText).duration
+            }
             return
         }
+        let (elapsed, duration) = CueMarkerValue.continuation(tag.valueText)
         let startTime = playlist.boundaryTime(index) - (elapsed ?? 0)
         if let last = breaks.last, startTime < last.startTime + (last.actualDuration ?? 0) + Self.tolerance {
             return

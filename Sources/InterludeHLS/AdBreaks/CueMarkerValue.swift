@@ -28,29 +28,42 @@ enum CueMarkerValue {
         )
     }
 
-    /// A decimal with the blanks some packagers write around it.
+    /// A decimal with the blanks some packagers write around it. The plain
+    /// form is tried first: a live window holds one of these per segment.
     private static func decimal(_ text: String) -> Double? {
-        HLSNumberFormat.parseDecimal(Substring(text).trimmingWhitespace())
+        if let value = HLSNumberFormat.parseDecimal(text) { return value }
+        let trimmed = Substring(text).trimmingWhitespace()
+        return trimmed.utf8.count == text.utf8.count ? nil : HLSNumberFormat.parseDecimal(String(trimmed))
     }
 
-    /// The value of `name=` (case-insensitive) in a comma-separated list.
+    /// The value of `name=` (`name` upper-case; matched case-insensitively)
+    /// in a comma-separated list.
     static func field(_ name: String, in text: String) -> String? {
         for item in text.split(separator: ",") {
-            let pair = item.split(separator: "=", maxSplits: 1)
-            if pair.count == 2, pair[0].trimmingWhitespace().uppercased() == name {
-                var value = pair[1].trimmingWhitespace()
-                if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
-                    value = String(value.dropFirst().dropLast())
-                }
-                return value
+            guard let equals = item.firstIndex(of: "=") else { continue }
+            let key = item[..<equals].trimmingWhitespace()
+            guard key.utf8.count == name.utf8.count, key.uppercased() == name else { continue }
+            var value = item[item.index(after: equals)...].trimmingWhitespace()
+            if value.count >= 2, value.first == "\"", value.last == "\"" {
+                value = value.dropFirst().dropLast()
             }
+            return String(value)
         }
         return nil
     }
 }
 
 extension Substring {
-    func trimmingWhitespace() -> String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    /// The text without leading and trailing spaces and tabs.
+    func trimmingWhitespace() -> Substring {
+        var start = startIndex
+        var end = endIndex
+        while start < end, self[start] == " " || self[start] == "\t" { start = index(after: start) }
+        while end > start {
+            let before = index(before: end)
+            guard self[before] == " " || self[before] == "\t" else { break }
+            end = before
+        }
+        return self[start..<end]
     }
 }

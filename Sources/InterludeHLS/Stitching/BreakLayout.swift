@@ -33,10 +33,11 @@ struct BreakLayout {
         window: inout OriginWindow, pods: some LiveStitchPodProvider
     ) {
         var podFits = true
+        // Pods usually repeat one segment length: format it once for all ads.
+        var duration = HLSDecimal(value: -1, text: "")
         if let pod {
             segments.reserveCapacity(pod.ads.reduce(0) { $0 + $1.segments.count })
             fill: for ad in pod.ads {
-                var duration = HLSDecimal(value: -1, text: "")
                 for (index, segment) in ad.segments.enumerated() {
                     guard
                         append(
@@ -50,11 +51,12 @@ struct BreakLayout {
             }
         }
         guard podFits || isClosed else { return }
+        // Slate only where the pod left room (most pods fill their break).
+        guard limit - filled > tolerance else { return }
         if podFits, record.slateSegmentDuration > 0 {
             let unit = window.slate(record.slateSegmentDuration, for: record.request, from: pods)
             let unitDuration = unit.reduce(0) { $0 + $1.duration }
             if unitDuration > 0 {
-                var duration = HLSDecimal(value: -1, text: "")
                 slate: while true {
                     for (index, segment) in unit.enumerated() {
                         guard
@@ -69,7 +71,6 @@ struct BreakLayout {
         guard isClosed else { return }
         let remainder = limit - filled
         guard remainder > tolerance else { return }
-        var duration = HLSDecimal(value: -1, text: "")
         for (index, segment) in window.slate(remainder, for: record.request, from: pods).enumerated() {
             // The remainder's slate is what closes the break: it goes in whole.
             _ = append(segment, startsRun: index == 0, mapURI: nil, limit: .infinity, tolerance: 0, last: &duration)

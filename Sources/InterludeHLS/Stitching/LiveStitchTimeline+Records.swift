@@ -7,7 +7,8 @@ extension LiveStitchTimeline {
         throws(HLSError)
     {
         guard window.count > 0 else { return }
-        var matched: [UInt64: AdBreak] = [:]
+        // Keyed by the record's origin start; a handful at most, so no hashing.
+        var matched = SmallMap<AdBreak>()
         for detected in window.breaks {
             let first = window.sequence(at: detected.segmentRange.lowerBound)
             if detected.startsInPlaylist {
@@ -197,5 +198,21 @@ extension MediaPlaylist {
             }
         }
         return (key, map)
+    }
+}
+
+/// A few values keyed by origin sequence number, searched in order.
+struct SmallMap<Value> {
+    private var entries: [(key: UInt64, value: Value)] = []
+
+    subscript(key: UInt64) -> Value? {
+        get { entries.first { $0.key == key }?.value }
+        set {
+            if let index = entries.firstIndex(where: { $0.key == key }) {
+                if let newValue { entries[index].value = newValue } else { entries.remove(at: index) }
+            } else if let newValue {
+                entries.append((key, newValue))
+            }
+        }
     }
 }

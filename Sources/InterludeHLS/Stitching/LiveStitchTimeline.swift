@@ -50,7 +50,9 @@ public struct LiveStitchTimeline: Sendable, Hashable {
         case interstitials
     }
 
-    /// How the timeline writes the stream.
+    /// How the timeline writes the stream. They are not part of the stored
+    /// state: give one stream the same options on every reload (the numbers
+    /// depend on them).
     public struct Options: Sendable, Hashable, Codable {
         /// Replacement (default) or interstitials.
         public var mode: Mode

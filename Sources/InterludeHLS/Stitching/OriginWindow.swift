@@ -9,8 +9,8 @@ struct OriginWindow {
     let breaks: [AdBreak]
     /// The origin media sequence number of the first segment.
     let firstSequence: UInt64
-    var pods: [UInt64: AdPod?] = [:]
-    var slates: [SlateKey: [AdSegment]] = [:]
+    private var pods = SmallMap<AdPod?>()
+    private var slates: [SlateKey: [AdSegment]] = [:]
 
     struct SlateKey: Hashable {
         var start: UInt64

@@ -76,7 +76,8 @@ struct OutputWriter {
             }
             append(
                 MediaSegment(uri: placed.uri, duration: placed.duration, tags: tags),
-                sequence: firstSequence + UInt64(index), discontinuity: discontinuity)
+                sequence: firstSequence + UInt64(index), discontinuity: discontinuity,
+                date: placed.startsRun ? record.request.startDate?.addingTimeInterval(placed.offset) : nil)
         }
         nextSequence = firstSequence + UInt64(layout.segments.count)
         currentDiscontinuity = discontinuity
@@ -90,9 +91,11 @@ struct OutputWriter {
         resuming: LiveBreakRecord?, interstitialURI: String?
     ) {
         let passesThrough = options.passesMarkersThrough
-        var tags = passesThrough ? segment.tags : segment.tags.filter { !$0.isSourceAdMarker }
+        // Filtered only when there is a marker to drop: most segments have none.
+        var tags = segment.tags
+        if !passesThrough, tags.contains(where: \.isSourceAdMarker) { tags.removeAll(where: \.isSourceAdMarker) }
         var after = segment.tagsAfterInfo
-        if !passesThrough, !after.isEmpty { after = after.filter { !$0.isSourceAdMarker } }
+        if !passesThrough, after.contains(where: \.isSourceAdMarker) { after.removeAll(where: \.isSourceAdMarker) }
         if let record = resuming, options.mode == .replace {
             var added: [HLSTag] = []
             if !segment.isDiscontinuity { added.append(HLSTag(HLSTagName.discontinuity)) }
@@ -117,22 +120,33 @@ struct OutputWriter {
             tags.append(Self.interstitialDateRange(record, assetURI: interstitialURI, date: date))
         }
         interstitialRecord = nil
-        append(
-            MediaSegment(
-                uri: segment.uri, duration: segment.duration, title: segment.title, tags: tags, tagsAfterInfo: after),
-            sequence: sequence, discontinuity: discontinuity)
+        let output = MediaSegment(
+            uri: segment.uri, duration: segment.duration, title: segment.title, tags: tags, tagsAfterInfo: after)
+        let dated = output.tag(HLSTagName.programDateTime) != nil
+        append(output, sequence: sequence, discontinuity: discontinuity, date: dated ? segment.programDateTime : nil)
         nextSequence = sequence + 1
         currentDiscontinuity = discontinuity
     }
 
-    private mutating func append(_ segment: MediaSegment, sequence: UInt64, discontinuity: UInt64) {
+    /// Appends a segment and places it on the output's timeline with the
+    /// cursor the parser uses, from what the writer knows (its date is
+    /// `date` when it carries a PROGRAM-DATE-TIME), so no tag is read again.
+    private mutating func append(_ segment: MediaSegment, sequence: UInt64, discontinuity: UInt64, date: Date?) {
+        var segment = segment
+        var marks = SegmentTimelineMarks()
+        marks.isDiscontinuity = segment.isDiscontinuity
+        marks.date = date
         if firstSequence == nil {
             firstSequence = sequence
-            firstDiscontinuity = segment.isDiscontinuity && discontinuity > 0 ? discontinuity - 1 : discontinuity
+            firstDiscontinuity = marks.isDiscontinuity && discontinuity > 0 ? discontinuity - 1 : discontinuity
+            cursor = TimelineCursor(sequence: sequence, discontinuity: firstDiscontinuity)
         }
+        cursor?.place(&segment, at: segments.count, marks: marks)
         longest = max(longest, segment.duration.value)
         segments.append(segment)
     }
+
+    private var cursor: TimelineCursor?
 
     /// The DATERANGE on a stitched break's first segment.
     static func breakStartDateRange(_ record: LiveBreakRecord, date: Date) -> HLSTag {
@@ -169,7 +183,9 @@ struct OutputWriter {
         header = result.tags
         let trailing =
             options.passesMarkersThrough ? origin.trailingTags : origin.trailingTags.filter { !$0.isSourceAdMarker }
-        return MediaPlaylist(tags: header, segments: segments, trailingTags: trailing)
+        var segments = segments
+        cursor?.backfillDates(&segments)
+        return MediaPlaylist(tags: header, segments: segments, trailingTags: trailing, timelineIsDerived: true)
     }
 }
 

@@ -84,6 +84,27 @@ import Testing
         #expect(starting.segments.first?.discontinuitySequence == 5)
     }
 
+    @Test func anOriginThatRepeatsItsDateRangeOnTheWindowsFirstSegmentStitchesAlike() throws {
+        // The reference server's channel repeats the SCTE35-OUT DATERANGE on the
+        // window's first segment while the break runs.
+        var origin = SimulatedLiveOrigin(
+            style: .dateRange, breaks: [.init(start: 8, length: 6), .init(start: 22, length: 12)])
+        origin.repeatsOutOnWindowStart = true
+        var harness = LiveStitchHarness(origin)
+        let reloads = try harness.replay(5...44)
+        expectNoFindings(LiveReloadChecker.check(reloads))
+        let slate = Array(repeating: "slate/4.000.ts", count: 6)
+        #expect(
+            streamURIs(reloads)
+                == content(0...7) + podURIs("splice-8") + content(14...21) + podURIs("splice-22") + slate
+                + content(34...44))
+        // A stream joining mid-break sees that break's content, whose DATERANGE start is before its window.
+        var late = LiveStitchHarness(origin)
+        let joined = try late.replay(29...44)
+        expectNoFindings(LiveReloadChecker.check(joined))
+        #expect(streamURIs(joined, from: 24) == content(24...44))
+    }
+
     @Test func everyReloadParsesToWhatTheTimelineReturned() throws {
         let origin = SimulatedLiveOrigin(style: .scte35Enhanced, breaks: [.init(start: 8, length: 6)])
         var timeline = LiveStitchTimeline()

@@ -42,6 +42,10 @@ struct SimulatedLiveOrigin {
     var programDateTime = true
     /// An AES-128 key on segment 0 (use a window that keeps segment 0).
     var keyURI: String?
+    /// `.dateRange` only: the SCTE35-OUT DATERANGE is written again on the
+    /// window's first segment while its break runs (as the reference server's
+    /// simulated channel does), so a window that starts mid-break still has it.
+    var repeatsOutOnWindowStart = false
 
     func date(_ n: Int) -> Date { epoch.addingTimeInterval(Double(n) * segmentDuration) }
 
@@ -61,6 +65,14 @@ struct SimulatedLiveOrigin {
             if n == 0, let keyURI { text += "#EXT-X-KEY:METHOD=AES-128,URI=\"\(keyURI)\"\n" }
             if programDateTime { text += "#EXT-X-PROGRAM-DATE-TIME:\(HLSDateFormat.format(date(n)))\n" }
             text += markers(before: n)
+            if repeatsOutOnWindowStart, style == .dateRange, n == first,
+                let running = breaks.first(where: { n > $0.start && n < $0.start + $0.length })
+            {
+                let duration = Double(running.length) * segmentDuration
+                text += startMarker(
+                    running, duration: duration, total: HLSNumberFormat.fixed(duration, fractionDigits: 3),
+                    eventID: UInt32(running.start))
+            }
             text += "#EXTINF:\(HLSNumberFormat.fixed(segmentDuration, fractionDigits: 3)),\ncontent/\(n).ts\n"
         }
         return text
