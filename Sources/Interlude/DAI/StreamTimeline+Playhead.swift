@@ -267,11 +267,11 @@ extension StreamTimeline {
                 StreamAdProgress(
                     time: elapsed, adDuration: clock.duration, adPosition: clock.adPosition, totalAds: clock.totalAds,
                     adBreakDuration: breakDuration, adPeriodDuration: breakDuration)))
-        // Both UIs' countdowns: the custom one rounds like printf, the built-in one counts whole seconds up.
+        // The countdown's second as the UI shown writes it: the custom UI rounds like printf, the built-in one up.
         let left = clock.duration - elapsed
         let uiKey = UIKey(
-            breakIndex: key, adIndex: clock.adPosition, remaining: Int(left.rounded(.toNearestOrEven)),
-            remainingUp: Int(left.rounded(.up)))
+            breakIndex: key, adIndex: clock.adPosition,
+            remaining: Int(left.rounded(disableUi ? .toNearestOrEven : .up)))
         guard uiKey != lastUIKey else { return false }
         lastUIKey = uiKey
         return true

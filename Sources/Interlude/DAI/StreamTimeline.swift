@@ -152,7 +152,6 @@ struct StreamTimeline: Sendable {
         var breakIndex: Int
         var adIndex: Int
         var remaining: Int
-        var remainingUp: Int
     }
 
     /// A VOD timeline from the stream's metadata (its `breaks`). Breaks
