@@ -70,27 +70,42 @@ extension StreamTimeline {
         if live.currentAd?.key != tag.adID {
             makeCurrent(tag, metadata: metadata, at: time, into: &effects)
         }
-        guard var slot = live.currentAd else { return }
-        let bits: [(PodMetadata.EventKind, UInt8)] = [
-            (.start, AdMilestone.started), (.firstQuartile, AdMilestone.firstQuartile),
-            (.midpoint, AdMilestone.midpoint), (.thirdQuartile, AdMilestone.thirdQuartile),
-            (.complete, AdMilestone.complete),
-        ]
-        if let bit = bits.first(where: { $0.0 == tag.kind })?.1, slot.fired & bit == 0 {
-            slot.fired |= bit
-            live.firedByAd[slot.key] = slot.fired
-            if !slot.isSlate, let type = tag.kind.adEventType {
-                effects.append(.emit(AdEvent(type: type, ad: slot.ad, adData: ["breakId": tag.breakID])))
+        guard live.currentAd != nil else { return }
+        // Changed in place: a copy of the slot would retain every reference its ad holds.
+        if let bit = Self.milestoneBit(tag.kind), live.currentAd!.fired & bit == 0 {
+            live.currentAd!.fired |= bit
+            live.firedByAd[tag.adID] = live.currentAd!.fired
+            if !live.currentAd!.isSlate, let type = tag.kind.adEventType {
+                effects.append(.emit(AdEvent(type: type, ad: live.currentAd!.ad, adData: ["breakId": tag.breakID])))
             }
         }
-        live.currentAd = slot
         guard tag.kind == .complete else { return publishLive(at: time, into: &effects) }
+        let position = live.currentAd!.ad.adPodInfo.adPosition
+        let isSlate = live.currentAd!.isSlate
         live.currentAd = nil
         hideUI(into: &effects)
-        let position = slot.ad.adPodInfo.adPosition
-        if let count = live.adCount, position >= count, !slot.isSlate {
+        if let count = live.adCount, position >= count, !isSlate {
             closeLiveBreak(reason: nil, into: &effects)
         }
+    }
+
+    /// The `fired` bit of an event type (nil for `progress` and unknown types).
+    static func milestoneBit(_ kind: PodMetadata.EventKind) -> UInt8? {
+        if kind == .start { return AdMilestone.started }
+        if kind == .firstQuartile { return AdMilestone.firstQuartile }
+        if kind == .midpoint { return AdMilestone.midpoint }
+        if kind == .thirdQuartile { return AdMilestone.thirdQuartile }
+        if kind == .complete { return AdMilestone.complete }
+        return nil
+    }
+
+    /// How far into an ad an event of `kind` sits (0 for `start`, 1 for `complete`).
+    static func fractionIntoAd(_ kind: PodMetadata.EventKind) -> Double {
+        if kind == .firstQuartile { return 0.25 }
+        if kind == .midpoint { return 0.5 }
+        if kind == .thirdQuartile { return 0.75 }
+        if kind == .complete { return 1 }
+        return 0
     }
 
     /// Live playhead: progress and UI for the current ad, and the end of a
@@ -188,10 +203,7 @@ extension StreamTimeline {
             effects.append(.log("the metadata names ad \(tag.adID) in its tags but does not describe it"))
         }
         let duration = info?.duration ?? 0
-        let offsets: [PodMetadata.EventKind: Double] = [
-            .firstQuartile: 0.25, .midpoint: 0.5, .thirdQuartile: 0.75, .complete: 1,
-        ]
-        let start = time - duration * (offsets[tag.kind] ?? 0)
+        let start = time - duration * Self.fractionIntoAd(tag.kind)
         let total = live.adCount ?? 1
         let podInfo = AdPodInfo(
             adPosition: info?.position ?? 1, totalAds: max(total, info?.position ?? 1), podIndex: live.podIndex,
