@@ -107,7 +107,9 @@ struct StreamManagerLiveTests {
         defer { withExtendedLifetime(manager) {} }
         start(harness)
         await harness.clock.simulate(for: 55)
-        #expect(harness.recorder.logs.contains { $0.contains("metadata ignored") })
+        let failure = try #require(harness.recorder.events.first { $0.type == .adBreakFetchError })
+        #expect(failure.adData["errorCode"] == "1010")
+        #expect(failure.adData["message"]?.contains("metadata ignored") == true)
         #expect(harness.recorder.types.filter { $0 == .complete }.count == 3)
     }
 
@@ -117,7 +119,12 @@ struct StreamManagerLiveTests {
         defer { withExtendedLifetime(manager) {} }
         start(harness)
         await harness.clock.simulate(for: 11)
-        #expect(harness.recorder.logs.contains { $0.contains("HTTP 500") })
+        let failures = harness.recorder.events.filter { $0.type == .adBreakFetchError }
+        #expect(failures.count >= 2)
+        #expect(
+            failures.allSatisfy {
+                $0.adData["errorCode"] == "1005" && $0.adData["message"]?.contains("HTTP 500") == true
+            })
         #expect(harness.recorder.errors.isEmpty)
     }
 

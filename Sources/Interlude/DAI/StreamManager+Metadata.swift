@@ -84,12 +84,12 @@ extension StreamManager {
                 }
                 if let sentParameters, pendingAdTagParameters == sentParameters { pendingAdTagParameters = nil }
             } catch {
-                emitLog("metadata ignored, the previous kept: \(error)")
+                breakFetchFailed(.failedLoadingAd, "metadata ignored, the previous kept: \(error)")
             }
         case .pending:
             services.logger.log(.debug, "stream \(registration.streamID): metadata not ready yet")
         case .failed(let failure):
-            emitLog("metadata fetch failed, the previous kept: \(failure)")
+            breakFetchFailed(.failedToRequestAds, "metadata fetch failed, the previous kept: \(failure)")
         }
         // Held events go now, resolved or not (an unknown one is logged and verified).
         heldEventIDs.removeAll()
@@ -97,6 +97,14 @@ extension StreamManager {
         effects.removeAll(keepingCapacity: true)
         fireDueEvents(upTo: playhead)
         perform()
+    }
+
+    /// `adBreakFetchError` (IMA's `AD_BREAK_FETCH_ERROR`): the live breaks'
+    /// data could not be had this time; `adData` has `errorCode` and `message`.
+    /// Playback goes on, and so does polling.
+    private func breakFetchFailed(_ code: AdError.Code, _ message: String) {
+        services.logger.log(.warning, "stream \(registration.streamID): \(message)")
+        emit(AdEvent(type: .adBreakFetchError, adData: ["errorCode": String(code.rawValue), "message": message]))
     }
 
     // MARK: - VOD timeline
