@@ -13,38 +13,6 @@ struct InspectionReport: Codable, Equatable {
         var column: Int?
     }
 
-    struct MediaFileReport: Codable, Equatable {
-        var url: String
-        var type: String?
-        var delivery: String?
-        var width: Int?
-        var height: Int?
-        var bitrate: Int?
-    }
-
-    struct AdReport: Codable, Equatable {
-        var id: String?
-        var sequence: Int?
-        /// `inline` or `wrapper`.
-        var kind: String
-        var adSystem: String?
-        var title: String?
-        /// Seconds.
-        var duration: Double?
-        var skipOffset: String?
-        var uiHideable: Bool?
-        var vastAdTagURI: String?
-        var mediaFiles: [MediaFileReport]
-        var clickThrough: String?
-        var impressions: Int
-        /// Tracking URL counts per event type (linear, non-linear and companion).
-        var trackingEvents: [String: Int]
-        var errorURLs: [String]
-        var playable: Bool
-        /// Ids of the wrappers that led to this ad, outermost first (URL mode).
-        var wrapperChain: [String]? = nil
-    }
-
     struct VASTReport: Codable, Equatable {
         var version: String
         /// `pod`, `buffet`, `pod+buffet` or `empty`.
@@ -63,11 +31,23 @@ struct InspectionReport: Codable, Equatable {
         var adTagURI: String?
         var vast: VASTReport?
         var trackingEvents: [String: Int]
+        /// Every break tracking URL with its event.
+        var tracking: [TrackingReport]? = nil
+        /// `AdSource` attributes.
+        var adSourceID: String? = nil
+        var allowMultipleAds: Bool? = nil
+        var followRedirects: Bool? = nil
+        /// `templateType` of an `AdTagURI` or `CustomAdData`.
+        var templateType: String? = nil
+        /// The raw XML of `CustomAdData`.
+        var customAdData: String? = nil
+        var extensions: [ExtensionReport]? = nil
     }
 
     struct VMAPReport: Codable, Equatable {
         var version: String
         var adBreaks: [AdBreakReport]
+        var extensions: [ExtensionReport]? = nil
     }
 
     /// `vast`, `vmap`, or `invalid`.
@@ -145,50 +125,6 @@ extension InspectionReport.VASTReport {
     }
 }
 
-extension InspectionReport.AdReport {
-    init(_ ad: Ad) {
-        let linear = ad.linear
-        var tracking: [String: Int] = [:]
-        for creative in ad.creatives {
-            switch creative.kind {
-            case .linear(let linear):
-                for event in linear.trackingEvents { tracking[event.event.rawValue, default: 0] += 1 }
-            case .nonLinearAds(let ads):
-                for event in ads.trackingEvents { tracking[event.event.rawValue, default: 0] += 1 }
-            case .companionAds(let ads):
-                for event in ads.companions.flatMap(\.trackingEvents) {
-                    tracking[event.event.rawValue, default: 0] += 1
-                }
-            case nil:
-                break
-            }
-        }
-        let mediaFiles = (linear?.mediaFiles ?? []).map {
-            InspectionReport.MediaFileReport(
-                url: $0.url, type: $0.type, delivery: $0.delivery?.rawValue, width: $0.width, height: $0.height,
-                bitrate: $0.bitrate ?? $0.maxBitrate)
-        }
-        switch ad.content {
-        case .inLine(let inLine):
-            let hasNonLinear = ad.creatives.contains { !($0.nonLinearAds?.nonLinears.isEmpty ?? true) }
-            self.init(
-                id: ad.id, sequence: ad.sequence, kind: "inline", adSystem: inLine.adSystem?.name,
-                title: inLine.adTitle, duration: linear?.duration?.seconds, skipOffset: linear?.skipOffset?.formatted,
-                uiHideable: ad.uiHideable, vastAdTagURI: nil, mediaFiles: mediaFiles,
-                clickThrough: linear?.videoClicks?.clickThrough?.url, impressions: inLine.impressions.count,
-                trackingEvents: tracking, errorURLs: inLine.errors,
-                playable: !mediaFiles.isEmpty || hasNonLinear)
-        case .wrapper(let wrapper):
-            self.init(
-                id: ad.id, sequence: ad.sequence, kind: "wrapper", adSystem: wrapper.adSystem?.name, title: nil,
-                duration: nil, skipOffset: linear?.skipOffset?.formatted, uiHideable: ad.uiHideable,
-                vastAdTagURI: wrapper.vastAdTagURI, mediaFiles: mediaFiles,
-                clickThrough: linear?.videoClicks?.clickThrough?.url, impressions: wrapper.impressions.count,
-                trackingEvents: tracking, errorURLs: wrapper.errors, playable: wrapper.vastAdTagURI != nil)
-        }
-    }
-}
-
 extension InspectionReport.VMAPReport {
     init(_ document: VMAPDocument) {
         self.init(
@@ -199,22 +135,37 @@ extension InspectionReport.VMAPReport {
                 var source = "none"
                 var adTagURI: String?
                 var vast: InspectionReport.VASTReport?
+                var templateType: String?
+                var customAdData: String?
                 switch adBreak.adSource?.content {
                 case .vastAdData(let document):
                     source = "vastAdData"
                     vast = InspectionReport.VASTReport(document)
-                case .adTagURI(_, let url):
+                case .adTagURI(let template, let url):
                     source = "adTagURI"
                     adTagURI = url
-                case .customAdData:
+                    templateType = template
+                case .customAdData(let template, let rawXML):
                     source = "customAdData"
+                    templateType = template
+                    customAdData = rawXML
                 case nil:
                     break
                 }
                 return InspectionReport.AdBreakReport(
                     timeOffset: adBreak.timeOffset.formatted, breakTypes: adBreak.breakTypes.map(\.rawValue),
                     breakId: adBreak.breakID, repeatAfter: adBreak.repeatAfter?.formatted, source: source,
-                    adTagURI: adTagURI, vast: vast, trackingEvents: tracking)
-            })
+                    adTagURI: adTagURI, vast: vast, trackingEvents: tracking,
+                    tracking: nonEmpty(
+                        adBreak.trackingEvents.map {
+                            InspectionReport.TrackingReport(
+                                event: $0.event.rawValue, url: $0.url, offset: nil, offsetSeconds: nil)
+                        }),
+                    adSourceID: adBreak.adSource?.id, allowMultipleAds: adBreak.adSource?.allowMultipleAds,
+                    followRedirects: adBreak.adSource?.followRedirects, templateType: templateType,
+                    customAdData: customAdData,
+                    extensions: nonEmpty(adBreak.extensions.map(InspectionReport.ExtensionReport.init)))
+            },
+            extensions: nonEmpty(document.extensions.map(InspectionReport.ExtensionReport.init)))
     }
 }

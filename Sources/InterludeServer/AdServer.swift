@@ -109,7 +109,9 @@ public final class AdServer: Sendable {
         let library = try MediaLibrary.prepare(configuration)
         let store: BeaconStore
         do {
-            store = try BeaconStore(path: configuration.dataDirectory.appendingPathComponent("beacons.sqlite").path)
+            store = try BeaconStore(
+                path: configuration.dataDirectory.appendingPathComponent("beacons.sqlite").path,
+                logger: configuration.http.logger)
         } catch {
             throw AdServerError("cannot open the beacon store: \(error.message)")
         }

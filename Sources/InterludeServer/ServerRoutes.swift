@@ -124,10 +124,16 @@ struct ServerRoutes: Sendable {
         // URLs are not changed); `idk` in the query serves players that cannot set headers.
         let key = (request.headers["Idempotency-Key"] ?? request.query("idk"))
             .flatMap { $0.isEmpty ? nil : String($0.prefix(128)) }
-        store.record(
+        let stored = store.record(
             IncomingBeacon(
                 session: session, ad: ad, event: event, receivedAt: Date(), macros: macros,
                 rawQuery: request.rawQuery, idempotencyKey: key))
+        // Back-pressure: a collector that cannot keep up says so, and players retry (the SDK honours Retry-After).
+        guard stored else {
+            throw HTTPError(
+                status: 503, message: "the beacon collector is busy writing; retry later",
+                headers: HTTPHeaders([("Retry-After", "1")]))
+        }
         return .noContent
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import InterludePlayer
 import InterludeServer
+import InterludeServerTestSupport
 import InterludeTestSupport
 import Testing
 
@@ -186,7 +187,7 @@ struct ServerIntegrationTests {
                 url: "\(server.baseURL)/track/\(session)/ad\(index % 20)/e\(index)?cb=\(index)", event: "e\(index)",
                 adID: "ad\(index % 20)", createdAt: Date())
         }
-        await queue.enqueue(beacons)
+        queue.enqueue(beacons)
         await queue.waitUntilIdle()
         let stored = try Self.beacons(server, session)
         #expect(stored.count == 1000)

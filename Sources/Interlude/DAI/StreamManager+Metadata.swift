@@ -217,10 +217,10 @@ extension StreamManager {
             createdAt: services.resolver.macros.now())
     }
 
+    /// Journaled before this returns (an app killed right after the event loses none), sent in the background.
     func enqueue(_ beacons: [Beacon]) {
         guard !beacons.isEmpty else { return }
-        let queue = services.beaconQueue
-        Task { await queue.enqueue(beacons) }
+        services.beaconQueue.enqueue(beacons)
     }
 
     // MARK: - HTTP
