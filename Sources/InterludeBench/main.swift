@@ -10,6 +10,8 @@ let usage = """
            interlude-bench loading-offline [N]   the chain's resolution work with bodies from memory
            interlude-bench loader-memory   resident memory of 100 loaded 5-ad pods
            interlude-bench manager         ads manager CPU per second of ad; memory over 1,000 ads
+           interlude-bench stream [--vod-only] [--live-hours N]
+                                           stream manager CPU per stream hour (VOD, live); memory over N (24) h of live
            interlude-bench conditioning [--catalog default|test]
                                            stream media build vs plain ffmpeg; cached second start
            interlude-bench ts [FILE]       MPEG-TS: ID3 injection per request and demuxing vs memcpy and ffprobe
@@ -57,6 +59,12 @@ case "loader-memory":
     exit(await LoaderMemoryBenchmark.run())
 case "manager":
     exit(await ManagerBenchmark.run())
+case "stream":
+    let options = Array(arguments.dropFirst())
+    let hours = options.firstIndex(of: "--live-hours").flatMap {
+        options.indices.contains($0 + 1) ? Int(options[$0 + 1]) : nil
+    }
+    exit(await StreamBenchmark.run(vodOnly: options.contains("--vod-only"), liveHours: max(2, hours ?? 24)))
 case "conditioning":
     exit(ConditioningBenchmark.run(arguments: Array(arguments.dropFirst())))
 case "stream":

@@ -69,7 +69,7 @@ struct ServerIntegrationTests {
             with: AdsRequest(
                 adTagURL: URL(string: "\(server.baseURL)/faults/redirect/3?session=\(Self.session())")!,
                 adDisplayContainer: nil))
-        #expect(!data.adsManager.ads.isEmpty)
+        #expect(!data.adsManager!.ads.isEmpty)
     }
 
     @Test func faultRouteYieldsItsCodeThroughTheDelegate() async throws {
@@ -124,7 +124,7 @@ struct ServerIntegrationTests {
         let request = AdsRequest(
             adTagURL: URL(string: "\(server.baseURL)/wrapper/3?session=\(session)&ads=alpha")!,
             adDisplayContainer: AdDisplayContainer(videoDisplay: display))
-        let manager = try await loader.loadAds(with: request).adsManager
+        let manager = try await loader.loadAds(with: request).adsManager!
         #expect(manager.ads.first?.wrapperAdIDs == ["wrapper-3", "wrapper-2", "wrapper-1"])
         let recorder = EventRecorder()
         manager.delegate = recorder
@@ -156,7 +156,7 @@ struct ServerIntegrationTests {
         let request = AdsRequest(
             adTagURL: URL(string: "\(server.baseURL)/faults/missing-media?session=\(session)")!,
             adDisplayContainer: AdDisplayContainer(videoDisplay: display))
-        let manager = try await loader.loadAds(with: request).adsManager
+        let manager = try await loader.loadAds(with: request).adsManager!
         let recorder = EventRecorder()
         manager.delegate = recorder
         manager.initialize(with: nil)

@@ -25,7 +25,7 @@ struct LoaderServices: Sendable {
 /// ```swift
 /// let loader = AdsLoader(settings: settings)
 /// let data = try await loader.loadAds(with: AdsRequest(adTagURL: tag, adDisplayContainer: container))
-/// data.adsManager.initialize(with: renderingSettings)
+/// data.adsManager?.initialize(with: renderingSettings)
 /// ```
 @MainActor
 public final class AdsLoader {
