@@ -15,7 +15,7 @@ let usage = """
            interlude-bench conditioning [--catalog default|test]
                                            stream media build vs plain ffmpeg; cached second start
            interlude-bench ts [FILE]       MPEG-TS: ID3 injection per request and demuxing vs memcpy and ffprobe
-           interlude-bench stream [--hours H] [--factor F] [--loopback-hours H]
+           interlude-bench display [--hours H] [--factor F] [--loopback-hours H]
                                            HLSStreamDisplay CPU per live hour, memory over H hours at F×,
                                            ID3 reader vs ffprobe (needs ffmpeg)
            interlude-bench journal [DIR]   beacon journal cost per enqueue with and without disk sync
@@ -67,7 +67,7 @@ case "stream":
     exit(await StreamBenchmark.run(vodOnly: options.contains("--vod-only"), liveHours: max(2, hours ?? 24)))
 case "conditioning":
     exit(ConditioningBenchmark.run(arguments: Array(arguments.dropFirst())))
-case "stream":
+case "display":
     exit(await StreamDisplayBenchmark.run(arguments: Array(arguments.dropFirst())))
 case "journal":
     exit(await JournalBenchmark.run(directory: arguments.dropFirst().first))
