@@ -15,12 +15,15 @@ let package = Package(
         .library(name: "InterludeServer", targets: ["InterludeServer"]),
     ],
     targets: [
+        // Text formats every module shares (the ISO 8601 writer, the number
+        // formatter), as `package` symbols: no public API. Foundation only.
+        .target(name: "InterludeFormatting"),
         // SDK format layer: Foundation only, so it builds for iOS unchanged.
-        .target(name: "InterludeVAST"),
+        .target(name: "InterludeVAST", dependencies: ["InterludeFormatting"]),
         // HLS playlists, ad markers, SCTE-35. Foundation only.
-        .target(name: "InterludeHLS"),
+        .target(name: "InterludeHLS", dependencies: ["InterludeFormatting"]),
         // SDK runtime: loading, tracking, beacons. Foundation only.
-        .target(name: "Interlude", dependencies: ["InterludeVAST", "InterludeHLS"]),
+        .target(name: "Interlude", dependencies: ["InterludeVAST", "InterludeHLS", "InterludeFormatting"]),
         // Apple only (everything behind #if canImport): AVPlayer display, UIKit overlay.
         .target(name: "InterludeAVKit", dependencies: ["Interlude"]),
         // Players for Linux/macOS: the simulated display (tests, demo) and the HLS stream display.
@@ -39,11 +42,12 @@ let package = Package(
         ),
         // The inspector's report of a VAST/VMAP document or fetched tag: what
         // `interlude inspect --json` prints and the console's /api/inspect answers.
-        .target(name: "InterludeInspection", dependencies: ["InterludeVAST", "Interlude"]),
+        .target(name: "InterludeInspection", dependencies: ["InterludeVAST", "Interlude", "InterludeFormatting"]),
         .target(
             name: "InterludeServer",
             dependencies: [
-                "InterludeVAST", "InterludeHLS", "Interlude", "InterludeInspection", "CMicroHTTPD", "CSQLite",
+                "InterludeVAST", "InterludeHLS", "Interlude", "InterludeFormatting", "InterludeInspection", "CMicroHTTPD",
+                "CSQLite",
             ],
             // The web console's pages, compiled into the binary (no bundle to find at run time).
             resources: [.embedInCode("Console/Assets")]),
@@ -62,7 +66,7 @@ let package = Package(
             name: "InterludeCLI",
             dependencies: [
                 "InterludeVAST", "InterludeHLS", "Interlude", "InterludeInspection", "InterludePlayer",
-                "InterludeServer",
+                "InterludeServer", "InterludeFormatting",
             ]),
         .target(name: "CXMLScan", dependencies: ["CLibXML2"]),
         .executableTarget(
@@ -73,22 +77,38 @@ let package = Package(
                 "CXMLScan",
             ]),
 
-        .target(name: "InterludeTestSupport", dependencies: ["InterludeVAST", "Interlude", "InterludeServer"]),
+        // Test doubles for the SDK (clock, HTTP, journal storage, corpus, model
+        // generator): no server, so SDK tests never link it.
+        .target(name: "InterludeTestSupport", dependencies: ["InterludeVAST", "Interlude"]),
+        // Server test helpers: the in-process test server and raw loopback connections.
+        .target(name: "InterludeServerTestSupport", dependencies: ["InterludeServer", "InterludeTestSupport"]),
 
+        // Each test target depends on what it tests and the helpers it uses; only
+        // InterludeCLITests depends on the executable.
+        .testTarget(name: "InterludeFormattingTests", dependencies: ["InterludeFormatting"]),
         .testTarget(name: "InterludeVASTTests", dependencies: ["InterludeVAST", "InterludeTestSupport"]),
-        .testTarget(
-            name: "InterludeHLSTests", dependencies: ["InterludeHLS", "InterludeCLI"], exclude: ["Fixtures"]),
+        .testTarget(name: "InterludeHLSTests", dependencies: ["InterludeHLS"], exclude: ["Fixtures"]),
         .testTarget(name: "InterludeTests", dependencies: ["Interlude", "InterludePlayer", "InterludeTestSupport"]),
         .testTarget(
             name: "InterludeServerTests",
-            dependencies: ["InterludeServer", "InterludeVAST", "InterludeTestSupport", "InterludeCLI"]),
+            dependencies: [
+                "InterludeServer", "InterludeVAST", "InterludeInspection", "InterludeTestSupport",
+                "InterludeServerTestSupport",
+            ]),
         .testTarget(
             name: "InterludeIntegrationTests",
-            dependencies: ["Interlude", "InterludePlayer", "InterludeServer", "InterludeTestSupport"]),
-        .testTarget(name: "InterludeCLITests", dependencies: ["InterludeCLI", "InterludeTestSupport"]),
+            dependencies: [
+                "Interlude", "InterludePlayer", "InterludeServer", "InterludeTestSupport", "InterludeServerTestSupport",
+            ]),
+        .testTarget(
+            name: "InterludeCLITests",
+            dependencies: ["InterludeCLI", "InterludeHLS", "InterludeTestSupport", "InterludeServerTestSupport"]),
         .testTarget(
             name: "InterludePlayerTests",
-            dependencies: ["InterludePlayer", "Interlude", "InterludeHLS", "InterludeServer", "InterludeTestSupport"]),
+            dependencies: [
+                "InterludePlayer", "Interlude", "InterludeHLS", "InterludeServer", "InterludeTestSupport",
+                "InterludeServerTestSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

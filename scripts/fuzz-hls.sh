@@ -17,6 +17,14 @@ WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 
 SOURCES=$(find Sources/InterludeHLS -name '*.swift' | sort)
+# InterludeFormatting (the shared date writer InterludeHLS imports) as a
+# module and an object to link, with the same sanitizers and package name.
+FORMATTING="$OUT/formatting-hls"
+mkdir -p "$FORMATTING"
+# shellcheck disable=SC2046
+swiftc -sanitize=fuzzer,address -parse-as-library -O -wmo -package-name interlude \
+    -module-name InterludeFormatting -emit-module -emit-module-path "$FORMATTING/InterludeFormatting.swiftmodule" \
+    -c $(find Sources/InterludeFormatting -name '*.swift' | sort) -o "$FORMATTING/InterludeFormatting.o"
 
 build() {
     local name="$1"
@@ -24,7 +32,9 @@ build() {
     # One module holding the library and the entry point, so the fuzz file
     # needs no import; -parse-as-library because there is no main.swift.
     swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name InterludeHLSFuzz \
-        $SOURCES "Fuzz/$name.swift" -o "$OUT/$name" 2>&1 | grep -v "ld.gold: warning: Cannot export local symbol" || true
+        -package-name interlude -I "$FORMATTING" \
+        $SOURCES "Fuzz/$name.swift" "$FORMATTING/InterludeFormatting.o" -o "$OUT/$name" 2>&1 \
+        | grep -v "ld.gold: warning: Cannot export local symbol" || true
     test -x "$OUT/$name"
 }
 

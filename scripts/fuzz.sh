@@ -16,13 +16,26 @@ if [ ! -d "$corpus_root" ]; then
     exit 1
 fi
 
+# InterludeFormatting (imported by the format modules) as a module and an
+# object to link, built once with the same sanitizers and package name.
+formatting=$out/formatting
+build_formatting() {
+    mkdir -p "$formatting"
+    # shellcheck disable=SC2046
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -g -wmo -package-name interlude \
+        -module-name InterludeFormatting -emit-module -emit-module-path "$formatting/InterludeFormatting.swiftmodule" \
+        -c $(find Sources/InterludeFormatting -name '*.swift' | sort) -o "$formatting/InterludeFormatting.o"
+}
+build_formatting
+
 build() {  # name module-name module-sources... entry-file
     # The entry file is compiled into the module itself, so its
     # `import <module>` is ignored and internal symbols are reachable.
     local name=$1 module=$2; shift 2
     echo "fuzz: building $name"
-    swiftc -sanitize=fuzzer,address -parse-as-library -O -g \
-        -module-name "$module" "$@" -o "$out/$name" 2>&1 | grep -v -e "is part of module" -e "Cannot export local symbol" || true
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -g -package-name interlude -I "$formatting" \
+        -module-name "$module" "$@" "$formatting/InterludeFormatting.o" -o "$out/$name" 2>&1 \
+        | grep -v -e "is part of module" -e "Cannot export local symbol" || true
     test -x "$out/$name"
 }
 

@@ -13,7 +13,7 @@ the video's playback quality back here. Without --seconds it waits for
 "droppedVideoFrames", "events": [...], "wallSeconds"}.
 
 gstreamer: playbin3 with synced fake sinks; prints {"eos", "error",
-"wallSeconds"} (EOS after N seconds with --seconds is "eos": false, "stopped": true).
+"wallSeconds", "playSeconds" (PLAYING to EOS, as gst-launch reports it)} (EOS after N seconds with --seconds is "eos": false, "stopped": true).
 
 ffmpeg: decodes every stream of URL with `ffmpeg -v error` and prints
 {"errors": [lines], "ok"} (DTS warnings at DISCONTINUITY are expected by
@@ -26,6 +26,7 @@ import argparse
 import http.server
 import json
 import os
+import re
 import shutil
 import socketserver
 import subprocess
@@ -134,7 +135,7 @@ def gstreamer(url, seconds, timeout):
         return {"error": "gst-launch-1.0 not found"}, False
     started = time.monotonic()
     process = subprocess.Popen(
-        [launcher, "-q", "playbin3", f"uri={url}", "video-sink=fakesink sync=true",
+        [launcher, "playbin3", f"uri={url}", "video-sink=fakesink sync=true",
          "audio-sink=fakesink sync=true"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     limit = seconds if seconds else timeout
@@ -152,7 +153,11 @@ def gstreamer(url, seconds, timeout):
     text = (out or "") + (err or "")
     if "ERROR" in text and not error:
         error = text.strip()[-400:]
-    result = {"eos": not stopped and error is None, "stopped": stopped, "error": error, "wallSeconds": wall}
+    # gst-launch prints how long the pipeline ran from PLAYING to EOS (no process start, no preroll).
+    ran = re.search(r"Execution ended after (\d+):(\d+):(\d+(?:\.\d+)?)", text)
+    played = round(int(ran.group(1)) * 3600 + int(ran.group(2)) * 60 + float(ran.group(3)), 3) if ran else None
+    result = {"eos": not stopped and error is None, "stopped": stopped, "error": error, "wallSeconds": wall,
+              "playSeconds": played}
     ok = error is None and (stopped if seconds else not stopped)
     return result, ok
 

@@ -2,7 +2,9 @@
 # Installs the Debian packages the build, tests and tools need, when missing.
 # Safe to run repeatedly; does nothing when everything is present.
 set -euo pipefail
-packages=(pkg-config libxml2-dev libmicrohttpd-dev libsqlite3-dev ffmpeg fontconfig fonts-dejavu-core tmux curl python3 chromium)
+packages=(pkg-config libxml2-dev libmicrohttpd-dev libsqlite3-dev ffmpeg fontconfig fonts-dejavu-core tmux curl python3
+    chromium gstreamer1.0-tools gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-base
+    gstreamer1.0-libav)
 [ "${WITH_BENCH:-0}" = "1" ] && packages+=(wrk nginx)
 missing=()
 for package in "${packages[@]}"; do

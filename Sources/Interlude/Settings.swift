@@ -44,6 +44,15 @@ public struct Settings: Sendable, Hashable {
     /// Beacons still unsent after this long are dropped (with a log line).
     /// Default 24 h.
     public var beaconMaxAge: TimeInterval = 24 * 3600
+    /// Attempts per beacon (the first included) before it is dropped with a
+    /// log line. Default 10: about 3–4 minutes of retrying with capped
+    /// exponential backoff. See ``BeaconQueue/Policy/maxAttempts``.
+    public var beaconMaxAttempts: Int = 10
+    /// Sync the beacon journal to disk after every append, so beacons also
+    /// survive a power loss or kernel panic (an app kill or crash loses none
+    /// either way). Default false: it costs a disk sync per enqueue on the
+    /// main actor. See ``BeaconQueue/Policy/syncsJournalToDisk``.
+    public var syncsBeaconJournalToDisk: Bool = false
     /// Whether the user limited ad tracking (`[LIMITADTRACKING]`). Default false.
     public var limitAdTracking: Bool = false
 

@@ -3,11 +3,13 @@
     import Foundation
     import Interlude
 
-    /// A ``VideoDisplay`` on `AVPlayer`: the app's player plays the ad.
-    /// Reports load, start, pause, resume, progress (4 Hz), buffering (the
-    /// player waiting for media, the item's loaded ranges, and playing on),
-    /// completion, errors (401 when the file is missing, 405 otherwise) and
-    /// ID3 timed metadata to the SDK.
+    /// A ``VideoDisplay`` on `AVPlayer`: the app's player plays the ad, or
+    /// the pod-serving stream with its ads stitched in. Reports load, start,
+    /// pause, resume, progress (4 Hz for ads, 5 Hz for streams), buffering
+    /// (the player waiting for media, the item's loaded ranges, and playing
+    /// on), completion, errors (401 when the file is missing, 405 otherwise)
+    /// and ID3 timed metadata with its presentation time to the SDK. IMA's
+    /// `IMAAVPlayerVideoDisplay`.
     @MainActor
     public final class AVPlayerVideoDisplay: NSObject, VideoDisplay {
         public let player: AVPlayer
@@ -20,10 +22,17 @@
         private var notificationTokens: [NSObjectProtocol] = []
         private var timeObserver: Any?
         private var metadataOutput: AVPlayerItemMetadataOutput?
+        /// Seconds between progress reports: 0.25 for ads, 0.2 for streams (DAI.md §1).
+        private var progressInterval: TimeInterval = 0.25
 
         public init(player: AVPlayer = AVPlayer()) {
             self.player = player
             super.init()
+        }
+
+        /// A display on the app's own player, for streams. IMA's `initWithAVPlayer:`.
+        public convenience init(avPlayer: AVPlayer) {
+            self.init(player: avPlayer)
         }
 
         public var volume: Float {
@@ -40,7 +49,27 @@
         public var isPlaying: Bool { player.rate != 0 }
 
         public func load(_ url: URL, subtitles: [[String: String]]?) {
+            prepare(url, progressInterval: 0.25)
+        }
+
+        /// Loads a stream into the app's player (its subtitles come from the
+        /// HLS playlist; `subtitles` is not used). IMA's `loadStream:withSubtitles:`.
+        public func loadStream(_ url: URL, subtitles: [[String: String]]?) {
+            prepare(url, progressInterval: 0.2)
+        }
+
+        /// Seeks the stream exactly (zero tolerance: a snapback must land on
+        /// the break's first frame, not the nearest keyframe before it). IMA's `seekStreamToTime:`.
+        public func seekStream(to time: TimeInterval) {
+            guard time.isFinite else { return }
+            player.seek(
+                to: CMTime(seconds: max(0, time), preferredTimescale: 600), toleranceBefore: .zero,
+                toleranceAfter: .zero)
+        }
+
+        private func prepare(_ url: URL, progressInterval: TimeInterval) {
             detach()
+            self.progressInterval = progressInterval
             started = false
             let item = AVPlayerItem(url: url)
             statusObservation = item.observe(\.status, options: [.new]) { [weak self] item, _ in
@@ -85,7 +114,7 @@
                 return
             }
             started = true
-            let interval = CMTime(seconds: 0.25, preferredTimescale: 600)
+            let interval = CMTime(seconds: progressInterval, preferredTimescale: 600)
             timeObserver = player.addPeriodicTimeObserver(forInterval: interval, queue: .main) { [weak self] time in
                 MainActor.assumeIsolated {
                     guard let self, self.isPlaying else { return }
@@ -186,13 +215,27 @@
             _ output: AVPlayerItemMetadataOutput, didOutputTimedMetadataGroups groups: [AVTimedMetadataGroup],
             from track: AVPlayerItemTrack?
         ) {
-            var values: [String: String] = [:]
-            for item in groups.flatMap(\.items) {
-                guard let key = item.identifier?.rawValue, let value = item.stringValue else { continue }
-                values[key] = value
+            // One report per group: each group has its own presentation time,
+            // and a segment's worth of groups may arrive at once.
+            var reports: [([String: String], TimeInterval)] = []
+            for group in groups {
+                var values: [String: String] = [:]
+                for item in group.items {
+                    guard let identifier = item.identifier?.rawValue, let value = item.stringValue else { continue }
+                    // `id3/TXXX` → `TXXX`, as IMA's delegate names ID3 frames.
+                    let key = identifier.hasPrefix("id3/") ? String(identifier.dropFirst(4)) : identifier
+                    values[key] = value
+                }
+                let start = group.timeRange.start
+                guard !values.isEmpty, start.isNumeric else { continue }
+                reports.append((values, start.seconds))
             }
-            guard !values.isEmpty else { return }
-            MainActor.assumeIsolated { self.delegate?.videoDisplay(self, didReceiveTimedMetadata: values) }
+            guard !reports.isEmpty else { return }
+            MainActor.assumeIsolated {
+                for (values, time) in reports {
+                    self.delegate?.videoDisplay(self, didReceiveTimedMetadata: values, presentationTime: time)
+                }
+            }
         }
     }
 

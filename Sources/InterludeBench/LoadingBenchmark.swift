@@ -159,7 +159,7 @@ enum LoadingBenchmark {
                         url: "http://127.0.0.1:9/track/alone-\(batch)/ad\(index % 10)/start?cb=\(index)",
                         event: "start", adID: "ad\(index % 10)", createdAt: Date())
                 }
-                await alone.enqueue(beacons)
+                alone.enqueue(beacons)
                 await alone.waitUntilIdle()
                 if batch == 3 { residentAfterWarmUp = ManagerBenchmark.residentMiB() }
             }
@@ -198,7 +198,7 @@ enum LoadingBenchmark {
             }
             let residentBefore = ManagerBenchmark.residentMiB()
             let start = DispatchTime.now().uptimeNanoseconds
-            await queue.enqueue(beacons)
+            queue.enqueue(beacons)
             await queue.waitUntilIdle()
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
             residentAfter.append(ManagerBenchmark.residentMiB())

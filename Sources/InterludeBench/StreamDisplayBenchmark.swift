@@ -10,7 +10,7 @@ import InterludeServer
     import Darwin
 #endif
 
-/// `interlude-bench stream`: what `HLSStreamDisplay` costs.
+/// `interlude-bench display`: what `HLSStreamDisplay` costs.
 ///
 /// 1. CPU per hour of a 3-rendition live stream at 1×, and resident memory
 ///    over a long run: the display plays the top variant of the live origin
@@ -59,13 +59,13 @@ enum StreamDisplayBenchmark {
             case ("--loopback-hours", let value?): loopbackHours = value
             default:
                 FileHandle.standardError.write(
-                    Data("usage: interlude-bench stream [--hours H] [--factor F] [--loopback-hours H]\n".utf8))
+                    Data("usage: interlude-bench display [--hours H] [--factor F] [--loopback-hours H]\n".utf8))
                 return 2
             }
             index += 2
         }
         guard let ffmpeg = StreamBenchTools.tool("ffmpeg"), let ffprobe = StreamBenchTools.tool("ffprobe") else {
-            FileHandle.standardError.write(Data("interlude-bench stream: needs ffmpeg and ffprobe on PATH\n".utf8))
+            FileHandle.standardError.write(Data("interlude-bench display: needs ffmpeg and ffprobe on PATH\n".utf8))
             return 1
         }
         let media: StreamBenchMedia
@@ -74,10 +74,10 @@ enum StreamDisplayBenchmark {
                 in: FileManager.default.temporaryDirectory.appendingPathComponent("interlude-bench-stream-media"),
                 ffmpeg: ffmpeg)
         } catch {
-            FileHandle.standardError.write(Data("interlude-bench stream: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("interlude-bench display: \(error)\n".utf8))
             return 1
         }
-        print("interlude-bench stream — \(ProcessInfo.processInfo.processorCount) cores, \(Date())")
+        print("interlude-bench display — \(ProcessInfo.processInfo.processorCount) cores, \(Date())")
         for rendition in media.renditions {
             let bytes = rendition.segments.map(\.count).reduce(0, +)
             print(

@@ -3,22 +3,36 @@ import Interlude
 import InterludeInspection
 import InterludeVAST
 
-/// `interlude inspect FILE|-`: a readable report of an ad document.
+/// `interlude inspect FILE|URL|-`: a readable report of an ad document or
+/// playlist; `interlude inspect --scte35 HEX|BASE64`: a SCTE-35 section.
 enum InspectCommand {
     struct Options {
         var path: String?
         var json = false
         var strict = false
+        var verbose = false
+        /// `--scte35`: the section to decode instead of a document.
+        var scte35: String?
     }
 
-    static let usage = "usage: interlude inspect [--json] [--strict] FILE|URL|-"
+    static let usage = """
+        usage: interlude inspect [--json] [--strict] [--verbose] FILE|URL|-
+               interlude inspect --scte35 HEX|BASE64 [--json]
+        """
 
     static func parseOptions(_ arguments: [String]) -> Result<Options, UsageError> {
         var options = Options()
-        for argument in arguments {
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
             switch argument {
             case "--json": options.json = true
             case "--strict": options.strict = true
+            case "--verbose", "-v": options.verbose = true
+            case "--scte35":
+                guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
+                    return .failure(UsageError(message: "--scte35 needs a hex or base64 section"))
+                }
+                options.scte35 = value
             case "-": options.path = options.path == nil ? "-" : options.path
             case let flag where flag.hasPrefix("--"):
                 return .failure(UsageError(message: "unknown option '\(flag)'"))
@@ -28,6 +42,12 @@ enum InspectCommand {
                 }
                 options.path = argument
             }
+        }
+        if options.scte35 != nil {
+            guard options.path == nil else {
+                return .failure(UsageError(message: "--scte35 decodes its own value: give no FILE with it"))
+            }
+            return .success(options)
         }
         guard options.path != nil else {
             return .failure(UsageError(message: "missing FILE (or - for standard input)"))
@@ -48,6 +68,11 @@ enum InspectCommand {
         case .failure(let error):
             return CommandResult(output: "", errorOutput: "interlude inspect: \(error.message)\n\(usage)", exitCode: 2)
         }
+        if let section = options.scte35 {
+            let report = SCTE35Inspection(text: section)
+            return CommandResult(
+                output: options.json ? report.json() : report.text(), exitCode: report.isValid ? 0 : 1)
+        }
         let data: Data
         if options.path == "-" {
             data = readStandardInput()
@@ -61,7 +86,8 @@ enum InspectCommand {
                 let resolution = await AdTagResolver(httpClient: httpClient).resolve(tagURL: url)
                 let report = InspectionReport.make(from: resolution)
                 return CommandResult(
-                    output: options.json ? report.json() : report.text(), exitCode: report.playable ? 0 : 1)
+                    output: options.json ? report.json() : report.text(verbose: options.verbose),
+                    exitCode: report.playable ? 0 : 1)
             }
             guard let contents = FileManager.default.contents(atPath: path) else {
                 return CommandResult(output: "", errorOutput: "interlude inspect: cannot read '\(path)'", exitCode: 2)
@@ -74,7 +100,7 @@ enum InspectCommand {
             return CommandResult(output: playlist.output, exitCode: playlist.exitCode)
         }
         let report = InspectionReport.make(from: data, strict: options.strict)
-        let output = options.json ? report.json() : report.text()
+        let output = options.json ? report.json() : report.text(verbose: options.verbose)
         return CommandResult(output: output, exitCode: report.playable ? 0 : 1)
     }
 }

@@ -10,7 +10,11 @@ enum InterludeCommand {
                            read a VAST or VMAP document (or an HLS playlist) and report
                            its ads, breaks, warnings and errors; a URL is fetched and
                            its wrapper chain followed (each hop, then the merged ads)
-                           options: --json (machine-readable), --strict (schema enforced)
+                           options: --json (machine-readable, every URL and attribute),
+                           --verbose (the same as text), --strict (schema enforced)
+          inspect --scte35 HEX|BASE64
+                           decode a SCTE-35 splice_info_section (commands, descriptors,
+                           CRC checked); options: --json
           serve            run the reference ad stack (VAST, VMAP, wrappers, media, beacons,
                            fault routes); options: --host, --port, --data-dir, --catalog,
                            --threads, --no-media, --quiet

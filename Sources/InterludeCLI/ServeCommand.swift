@@ -143,6 +143,7 @@ public enum ServeCommand {
         signals.beginServing()
         standardError("interlude serve: ready at \(server.baseURL)  (try \(server.baseURL)/vast?pod=3)")
         for line in originLines(server) { standardError("  " + line) }
+        for line in server.podServingGuide { standardError("  " + line) }
         standardError("  web console  \(server.baseURL)/console")
         signals.waitForSignal()
         standardError("interlude serve: shutting down (finishing requests in flight)")

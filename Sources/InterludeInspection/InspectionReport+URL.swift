@@ -57,16 +57,20 @@ extension InspectionReport {
 }
 
 extension InspectionReport.AdReport {
-    /// The merged view of an inline ad and its wrappers.
+    /// The merged view of an inline ad and its wrappers: counts, impressions
+    /// and error URLs are the whole chain's (all of them fire); `creatives`
+    /// are the inline ad's, and `wrappers` lists each wrapper with its own.
     package init(resolved: ResolvedAd) {
         self.init(resolved.ad)
         var tracking: [String: Int] = [:]
         for event in resolved.linearTrackingEvents { tracking[event.event.rawValue, default: 0] += 1 }
         trackingEvents = tracking
         impressions = resolved.impressions.count
+        impressionURLs = nonEmpty(resolved.impressions.map { InspectionReport.URLReport(id: $0.id, url: $0.url) })
         errorURLs = resolved.errorURLs
         clickThrough = resolved.clickThrough
         uiHideable = resolved.uiHideable
         wrapperChain = resolved.wrappers.map { hop in hop.ad.id ?? "(no id)" }
+        wrappers = nonEmpty(resolved.wrappers.map { InspectionReport.AdReport($0.ad) })
     }
 }

@@ -13,38 +13,6 @@ package struct InspectionReport: Codable, Equatable {
         package var column: Int?
     }
 
-    package struct MediaFileReport: Codable, Equatable {
-        package var url: String
-        package var type: String?
-        package var delivery: String?
-        package var width: Int?
-        package var height: Int?
-        package var bitrate: Int?
-    }
-
-    package struct AdReport: Codable, Equatable {
-        package var id: String?
-        package var sequence: Int?
-        /// `inline` or `wrapper`.
-        package var kind: String
-        package var adSystem: String?
-        package var title: String?
-        /// Seconds.
-        package var duration: Double?
-        package var skipOffset: String?
-        package var uiHideable: Bool?
-        package var vastAdTagURI: String?
-        package var mediaFiles: [MediaFileReport]
-        package var clickThrough: String?
-        package var impressions: Int
-        /// Tracking URL counts per event type (linear, non-linear and companion).
-        package var trackingEvents: [String: Int]
-        package var errorURLs: [String]
-        package var playable: Bool
-        /// Ids of the wrappers that led to this ad, outermost first (URL mode).
-        package var wrapperChain: [String]? = nil
-    }
-
     package struct VASTReport: Codable, Equatable {
         package var version: String
         /// `pod`, `buffet`, `pod+buffet` or `empty`.
@@ -63,11 +31,23 @@ package struct InspectionReport: Codable, Equatable {
         package var adTagURI: String?
         package var vast: VASTReport?
         package var trackingEvents: [String: Int]
+        /// Every break tracking URL with its event.
+        package var tracking: [TrackingReport]? = nil
+        /// `AdSource` attributes.
+        package var adSourceID: String? = nil
+        package var allowMultipleAds: Bool? = nil
+        package var followRedirects: Bool? = nil
+        /// `templateType` of an `AdTagURI` or `CustomAdData`.
+        package var templateType: String? = nil
+        /// The raw XML of `CustomAdData`.
+        package var customAdData: String? = nil
+        package var extensions: [ExtensionReport]? = nil
     }
 
     package struct VMAPReport: Codable, Equatable {
         package var version: String
         package var adBreaks: [AdBreakReport]
+        package var extensions: [ExtensionReport]? = nil
     }
 
     /// `vast`, `vmap`, or `invalid`.
@@ -145,50 +125,6 @@ extension InspectionReport.VASTReport {
     }
 }
 
-extension InspectionReport.AdReport {
-    package init(_ ad: Ad) {
-        let linear = ad.linear
-        var tracking: [String: Int] = [:]
-        for creative in ad.creatives {
-            switch creative.kind {
-            case .linear(let linear):
-                for event in linear.trackingEvents { tracking[event.event.rawValue, default: 0] += 1 }
-            case .nonLinearAds(let ads):
-                for event in ads.trackingEvents { tracking[event.event.rawValue, default: 0] += 1 }
-            case .companionAds(let ads):
-                for event in ads.companions.flatMap(\.trackingEvents) {
-                    tracking[event.event.rawValue, default: 0] += 1
-                }
-            case nil:
-                break
-            }
-        }
-        let mediaFiles = (linear?.mediaFiles ?? []).map {
-            InspectionReport.MediaFileReport(
-                url: $0.url, type: $0.type, delivery: $0.delivery?.rawValue, width: $0.width, height: $0.height,
-                bitrate: $0.bitrate ?? $0.maxBitrate)
-        }
-        switch ad.content {
-        case .inLine(let inLine):
-            let hasNonLinear = ad.creatives.contains { !($0.nonLinearAds?.nonLinears.isEmpty ?? true) }
-            self.init(
-                id: ad.id, sequence: ad.sequence, kind: "inline", adSystem: inLine.adSystem?.name,
-                title: inLine.adTitle, duration: linear?.duration?.seconds, skipOffset: linear?.skipOffset?.formatted,
-                uiHideable: ad.uiHideable, vastAdTagURI: nil, mediaFiles: mediaFiles,
-                clickThrough: linear?.videoClicks?.clickThrough?.url, impressions: inLine.impressions.count,
-                trackingEvents: tracking, errorURLs: inLine.errors,
-                playable: !mediaFiles.isEmpty || hasNonLinear)
-        case .wrapper(let wrapper):
-            self.init(
-                id: ad.id, sequence: ad.sequence, kind: "wrapper", adSystem: wrapper.adSystem?.name, title: nil,
-                duration: nil, skipOffset: linear?.skipOffset?.formatted, uiHideable: ad.uiHideable,
-                vastAdTagURI: wrapper.vastAdTagURI, mediaFiles: mediaFiles,
-                clickThrough: linear?.videoClicks?.clickThrough?.url, impressions: wrapper.impressions.count,
-                trackingEvents: tracking, errorURLs: wrapper.errors, playable: wrapper.vastAdTagURI != nil)
-        }
-    }
-}
-
 extension InspectionReport.VMAPReport {
     package init(_ document: VMAPDocument) {
         self.init(
@@ -199,22 +135,37 @@ extension InspectionReport.VMAPReport {
                 var source = "none"
                 var adTagURI: String?
                 var vast: InspectionReport.VASTReport?
+                var templateType: String?
+                var customAdData: String?
                 switch adBreak.adSource?.content {
                 case .vastAdData(let document):
                     source = "vastAdData"
                     vast = InspectionReport.VASTReport(document)
-                case .adTagURI(_, let url):
+                case .adTagURI(let template, let url):
                     source = "adTagURI"
                     adTagURI = url
-                case .customAdData:
+                    templateType = template
+                case .customAdData(let template, let rawXML):
                     source = "customAdData"
+                    templateType = template
+                    customAdData = rawXML
                 case nil:
                     break
                 }
                 return InspectionReport.AdBreakReport(
                     timeOffset: adBreak.timeOffset.formatted, breakTypes: adBreak.breakTypes.map(\.rawValue),
                     breakId: adBreak.breakID, repeatAfter: adBreak.repeatAfter?.formatted, source: source,
-                    adTagURI: adTagURI, vast: vast, trackingEvents: tracking)
-            })
+                    adTagURI: adTagURI, vast: vast, trackingEvents: tracking,
+                    tracking: nonEmpty(
+                        adBreak.trackingEvents.map {
+                            InspectionReport.TrackingReport(
+                                event: $0.event.rawValue, url: $0.url, offset: nil, offsetSeconds: nil)
+                        }),
+                    adSourceID: adBreak.adSource?.id, allowMultipleAds: adBreak.adSource?.allowMultipleAds,
+                    followRedirects: adBreak.adSource?.followRedirects, templateType: templateType,
+                    customAdData: customAdData,
+                    extensions: nonEmpty(adBreak.extensions.map(InspectionReport.ExtensionReport.init)))
+            },
+            extensions: nonEmpty(document.extensions.map(InspectionReport.ExtensionReport.init)))
     }
 }

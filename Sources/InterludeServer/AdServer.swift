@@ -38,6 +38,11 @@ public final class AdServer: Sendable {
         public var buildProgress: @Sendable (MediaProgress) -> Void
         /// The wall clock live channels run on. Default ``ServerClock/system``.
         public var clock: ServerClock
+        /// Pod-serving sessions and server-side beacons.
+        public var podServing: PodServingOptions
+        /// Fetches the external origins the catalog names (the VTP's
+        /// content): timeout and size limit. Default ``OriginFetcher/init(client:timeout:maxSize:)``.
+        public var originFetcher: OriginFetcher
         /// The web console at `/console`.
         public var console: ConsoleOptions
 
@@ -47,6 +52,7 @@ public final class AdServer: Sendable {
             clock: ServerClock = .system,
             mediaProgress: @escaping @Sendable (Int, Int, MediaSpec) -> Void = { _, _, _ in },
             buildProgress: @escaping @Sendable (MediaProgress) -> Void = { _ in },
+            podServing: PodServingOptions = PodServingOptions(), originFetcher: OriginFetcher = OriginFetcher(),
             console: ConsoleOptions = ConsoleOptions()
         ) {
             self.host = host
@@ -58,6 +64,8 @@ public final class AdServer: Sendable {
             self.clock = clock
             self.mediaProgress = mediaProgress
             self.buildProgress = buildProgress
+            self.podServing = podServing
+            self.originFetcher = originFetcher
             self.console = console
         }
     }
@@ -72,14 +80,24 @@ public final class AdServer: Sendable {
     public let media: MediaLibrary
     /// Origin playlists of every channel and title: made here, or fetched from the external origin the catalog names.
     public let origin: ContentOrigin
+    let pods: PodServingService
+    let vtp: VTPService
 
-    private init(http: HTTPServer, store: BeaconStore, configuration: Configuration, media: MediaLibrary) {
+    private init(
+        http: HTTPServer, store: BeaconStore, configuration: Configuration, media: MediaLibrary,
+        pods: PodServingService, vtp: VTPService
+    ) {
         self.http = http
         self.store = store
         self.configuration = configuration
         self.media = media
-        origin = ContentOrigin(library: media, clock: configuration.clock)
+        origin = vtp.origin
+        self.pods = pods
+        self.vtp = vtp
     }
+
+    /// The pod-serving session store.
+    public var sessionStore: any SessionStore { pods.store }
 
     /// The bound port.
     public var port: UInt16 { http.port }
@@ -113,17 +131,32 @@ public final class AdServer: Sendable {
         let library = try MediaLibrary.prepare(configuration)
         let store: BeaconStore
         do {
-            store = try BeaconStore(path: configuration.dataDirectory.appendingPathComponent("beacons.sqlite").path)
+            store = try BeaconStore(
+                path: configuration.dataDirectory.appendingPathComponent("beacons.sqlite").path,
+                logger: configuration.http.logger)
         } catch {
             throw AdServerError("cannot open the beacon store: \(error.message)")
+        }
+        let pods: PodServingService
+        do {
+            pods = try PodServingService.open(configuration, library: library)
+        } catch {
+            store.close()
+            throw error
         }
         let routes = ServerRoutes(
             decisioner: AdDecisioner(catalog: configuration.catalog), store: store,
             mediaFiles: StaticFiles(root: media), library: library, clock: configuration.clock)
         var allRoutes = routes.makeRouter()
+        PodServingRoutes(service: pods, baseURLFor: routes.baseURL(for:)).register(in: &allRoutes)
+        let vtp = VTPService(
+            pods: pods,
+            origin: ContentOrigin(library: library, clock: configuration.clock, fetcher: configuration.originFetcher))
+        VTPRoutes(vtp: vtp, baseURLFor: routes.baseURL(for:)).register(in: &allRoutes)
         do {
             try ConsoleRoutes(configuration, store: store, routes: routes).register(in: &allRoutes)
         } catch {
+            pods.shutdown()
             store.close()
             throw AdServerError("cannot open the console's session index: \(error.message)")
         }
@@ -134,19 +167,25 @@ public final class AdServer: Sendable {
             ) { request in
                 CrossOrigin.apply(to: request) { router.respond(to: $0) }
             }
-            let server = AdServer(http: http, store: store, configuration: configuration, media: library)
+            let server = AdServer(
+                http: http, store: store, configuration: configuration, media: library, pods: pods, vtp: vtp)
             routes.fallbackHost.withLock { $0 = String(server.baseURL.dropFirst("http://".count)) }
+            pods.startSending(baseURL: server.baseURL, router: router, options: configuration.podServing)
             return server
         } catch {
+            pods.shutdown()
             store.close()
             throw AdServerError(error.message)
         }
     }
 
-    /// Stops taking requests, lets those in flight finish, then writes every
-    /// pending beacon and closes the store. Safe to call more than once.
+    /// Stops server-side beaconing (sends in flight finish, the rest wait in
+    /// the outbox), stops taking requests, lets those in flight finish, then
+    /// writes every pending beacon and closes the stores. Safe to call more than once.
     public func shutdown() {
+        pods.sender?.stop()
         http.shutdown()
+        pods.shutdown()
         store.close()
     }
 

@@ -94,13 +94,19 @@ struct ServerRoutes: Sendable {
         guard Catalog.isSafeID(session) else {
             throw .badRequest("session must be 1–64 letters, digits, '-', '_' or '.'")
         }
+        return ServerLinks(baseURL: baseURL(for: request), session: session)
+    }
+
+    /// `http://host:port` as the request reached the server (its `Host`
+    /// header when usable, else the bound address).
+    func baseURL(for request: HTTPRequest) -> String {
         var host = fallbackHost.withLock { $0 }
         if let header = request.headers["Host"], !header.isEmpty, header.utf8.count <= 255,
             header.utf8.allSatisfy({ Self.hostBytes.contains($0) })
         {
             host = header
         }
-        return ServerLinks(baseURL: "http://\(host)", session: session)
+        return "http://\(host)"
     }
 
     private static let hostBytes = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]".utf8)
@@ -128,10 +134,16 @@ struct ServerRoutes: Sendable {
         // URLs are not changed); `idk` in the query serves players that cannot set headers.
         let key = (request.headers["Idempotency-Key"] ?? request.query("idk"))
             .flatMap { $0.isEmpty ? nil : String($0.prefix(128)) }
-        store.record(
+        let stored = store.record(
             IncomingBeacon(
                 session: session, ad: ad, event: event, receivedAt: Date(), macros: macros,
                 rawQuery: request.rawQuery, idempotencyKey: key))
+        // Back-pressure: a collector that cannot keep up says so, and players retry (the SDK honours Retry-After).
+        guard stored else {
+            throw HTTPError(
+                status: 503, message: "the beacon collector is busy writing; retry later",
+                headers: HTTPHeaders([("Retry-After", "1")]))
+        }
         return .noContent
     }
 
@@ -154,6 +166,14 @@ struct ServerRoutes: Sendable {
             "GET /faults/…",
             "GET /origin/live/{channel}.m3u8, /origin/live/{channel}/{profile}.m3u8, …/{profile}/{n}.ts",
             "GET /origin/vod/{title}.m3u8, /origin/vod/{title}/{profile}.m3u8, …/{profile}/{n}.ts",
+            "POST /ssai/pods/api/v1/network/{network_code}/custom_asset/{custom_asset_key}/stream",
+            "POST /ondemand/pods/api/v1/network/{network_code}/stream_registration",
+            "GET /linear/pods/v1/hls/network/{nc}/custom_asset/{cak}/pod/{n}.m3u8?stream_id=&pd=",
+            "POST /ondemand/pods/api/v1/network/{nc}/streams/{stream_id}/adpods",
+            "GET /pods/v1/streams/{stream_id}/metadata, /pods/v1/streams/{stream_id}/media/{event_id}",
+            "GET /api/streams/{stream_id}",
+            "GET /vtp/stream_id/{stream_id}/video/{content_id}.m3u8, …/video/{content_id}/{profile}.m3u8?mode=&markers=",
+            "GET /vtp/stream_id/{stream_id}/live/{channel}.m3u8, …/live/{channel}/{profile}.m3u8?mode=&markers=",
         ]
     ]
 }

@@ -3,12 +3,27 @@
 // count, so it cannot show "every beacon sent was stored"; this can.
 //
 // usage: interlude-beacon-burst PORT [TOTAL=100000] [CONNECTIONS=64] [SESSION=burst]
+//        interlude-beacon-burst PORT --paths FILE [CONNECTIONS=64]
+// The second form GETs every path of FILE (one a line) once, spread over
+// the connections: each media verification of a list, exactly once.
 import Foundation
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2, let port = UInt16(arguments[1]) else {
-    FileHandle.standardError.write(Data("usage: interlude-beacon-burst PORT [TOTAL] [CONNECTIONS] [SESSION]\n".utf8))
+    FileHandle.standardError.write(
+        Data(
+            "usage: interlude-beacon-burst PORT [TOTAL] [CONNECTIONS] [SESSION] | PORT --paths FILE [CONNECTIONS]\n"
+                .utf8))
     exit(2)
+}
+if arguments.count >= 4, arguments[2] == "--paths" {
+    guard let text = try? String(contentsOfFile: arguments[3], encoding: .utf8) else {
+        FileHandle.standardError.write(Data("cannot read \(arguments[3])\n".utf8))
+        exit(2)
+    }
+    let paths = text.split(separator: "\n").map(String.init)
+    let width = arguments.count > 4 ? Int(arguments[4]) ?? 64 : 64
+    exit(Burst.runPathList(port: port, paths: paths, connections: width))
 }
 let total = arguments.count > 2 ? Int(arguments[2]) ?? 100_000 : 100_000
 let connections = arguments.count > 3 ? Int(arguments[3]) ?? 64 : 64

@@ -1,6 +1,7 @@
 import Foundation
 import InterludePlayer
 import InterludeServer
+import InterludeServerTestSupport
 import InterludeTestSupport
 import Testing
 
@@ -30,7 +31,7 @@ struct ServerIntegrationTests {
     @Test(arguments: [
         ("/faults/status/500", 301), ("/faults/status/404", 301), ("/faults/reset", 301), ("/faults/malformed", 100),
         ("/faults/empty", 1009), ("/faults/no-ad", 1009), ("/faults/wrapper-loop", 302), ("/wrapper/6", 302),
-        ("/faults/delay/5000", 301), ("/faults/drip?chunk=8&interval_ms=300", 301), ("/faults/truncated", 301),
+        ("/faults/delay/45000", 301), ("/faults/drip?chunk=8&interval_ms=3000", 301), ("/faults/truncated", 301),
         ("/faults/redirect-scheme", 301), ("/faults/redirect/9", 301),
     ])
     func faultRouteYieldsItsCodeThroughTheAsyncAPI(path: String, code: Int) async throws {
@@ -53,8 +54,10 @@ struct ServerIntegrationTests {
             #expect(error.code.rawValue == code, "\(path): \(error)")
             #expect(error.type == .loadingFailed)
         }
-        // Never hangs past its timeout (1 s here; a wrapper hop would be 4 s).
-        #expect(ContinuousClock.now - started < .seconds(6))
+        // Never hangs past its timeout (1 s here; a wrapper hop would be 4 s). The slow
+        // routes would take 45 s or more to answer, so the bound tells a timeout from a
+        // wait even on a loaded 2-core machine (where 1 s has been seen to take 25).
+        #expect(ContinuousClock.now - started < .seconds(30))
     }
 
     @Test func aTagBehindHTTPRedirectsLoads() async throws {
@@ -68,7 +71,7 @@ struct ServerIntegrationTests {
             with: AdsRequest(
                 adTagURL: URL(string: "\(server.baseURL)/faults/redirect/3?session=\(Self.session())")!,
                 adDisplayContainer: nil))
-        #expect(!data.adsManager.ads.isEmpty)
+        #expect(!data.adsManager!.ads.isEmpty)
     }
 
     @Test func faultRouteYieldsItsCodeThroughTheDelegate() async throws {
@@ -123,7 +126,7 @@ struct ServerIntegrationTests {
         let request = AdsRequest(
             adTagURL: URL(string: "\(server.baseURL)/wrapper/3?session=\(session)&ads=alpha")!,
             adDisplayContainer: AdDisplayContainer(videoDisplay: display))
-        let manager = try await loader.loadAds(with: request).adsManager
+        let manager = try await loader.loadAds(with: request).adsManager!
         #expect(manager.ads.first?.wrapperAdIDs == ["wrapper-3", "wrapper-2", "wrapper-1"])
         let recorder = EventRecorder()
         manager.delegate = recorder
@@ -155,7 +158,7 @@ struct ServerIntegrationTests {
         let request = AdsRequest(
             adTagURL: URL(string: "\(server.baseURL)/faults/missing-media?session=\(session)")!,
             adDisplayContainer: AdDisplayContainer(videoDisplay: display))
-        let manager = try await loader.loadAds(with: request).adsManager
+        let manager = try await loader.loadAds(with: request).adsManager!
         let recorder = EventRecorder()
         manager.delegate = recorder
         manager.initialize(with: nil)
@@ -186,7 +189,7 @@ struct ServerIntegrationTests {
                 url: "\(server.baseURL)/track/\(session)/ad\(index % 20)/e\(index)?cb=\(index)", event: "e\(index)",
                 adID: "ad\(index % 20)", createdAt: Date())
         }
-        await queue.enqueue(beacons)
+        queue.enqueue(beacons)
         await queue.waitUntilIdle()
         let stored = try Self.beacons(server, session)
         #expect(stored.count == 1000)

@@ -1,6 +1,6 @@
 import Foundation
 import InterludeServer
-import InterludeTestSupport
+import InterludeServerTestSupport
 import InterludeVAST
 import Testing
 
@@ -124,6 +124,38 @@ struct URLSessionHTTPClientTests {
         await #expect(throws: (any Error).self) { try await call.value }
         // A bound against hanging until the 30 s deadline, not a speed assertion.
         #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    @Test func aLargeBodyArrivesWhole() async throws {
+        let (server, directory) = try TestAdServer.start()
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        // 8 MiB in the transfer's own chunks (16 KiB each on Linux): over 500 appends.
+        var bytes = [UInt8](repeating: 0, count: 8 << 20)
+        for index in stride(from: 0, to: bytes.count, by: 4096) {
+            bytes[index] = UInt8(truncatingIfNeeded: index >> 12)
+        }
+        try Data(bytes).write(to: directory.url.appendingPathComponent("media/large.bin"))
+        let client = URLSessionHTTPClient(maxResponseSize: 32 << 20)
+        let response = try await client.send(Self.get("\(server.baseURL)/media/large.bin", timeout: 60))
+        #expect(response.statusCode == 200)
+        #expect(response.body.count == bytes.count)
+        #expect(response.body == Data(bytes))
+    }
+
+    @Test func cancellingIsReportedAsCancelledNotAsATimeout() async throws {
+        let (server, directory) = try TestAdServer.start()
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        let client = URLSessionHTTPClient()
+        let call = Task { try await client.send(Self.get("\(server.baseURL)/faults/delay/60000", timeout: 30)) }
+        for _ in 0..<50 { await Task.yield() }  // under way, waiting on the server's 60 s delay
+        call.cancel()
+        await #expect(throws: HTTPClientError.cancelled) { try await call.value }
     }
 
     @Test func responsesAreNeverCached() {

@@ -1,6 +1,7 @@
 import Foundation
 import Interlude
 import InterludeHLS
+import InterludeServerTestSupport
 import InterludeTestSupport
 import Testing
 

@@ -1,4 +1,4 @@
-import InterludeTestSupport
+import InterludeServerTestSupport
 import InterludeVAST
 import Testing
 

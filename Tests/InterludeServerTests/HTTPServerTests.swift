@@ -1,5 +1,5 @@
 import Foundation
-import InterludeTestSupport
+import InterludeServerTestSupport
 import Testing
 
 @testable import InterludeServer

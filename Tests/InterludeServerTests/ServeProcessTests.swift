@@ -1,5 +1,6 @@
 import Foundation
 import InterludeServer
+import InterludeServerTestSupport
 import InterludeTestSupport
 import Testing
 

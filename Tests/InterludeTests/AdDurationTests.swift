@@ -40,7 +40,7 @@ struct AdDurationTests {
         let request = AdsRequest(
             adTagURL: URL(string: "\(testBase)/tag")!,
             adDisplayContainer: AdDisplayContainer(videoDisplay: harness.display))
-        let manager = try await harness.loader.loadAds(with: request).adsManager
+        let manager = try await harness.loader.loadAds(with: request).adsManager!
         manager.delegate = clock
         manager.initialize(with: nil)
         await simulate(harness.clock, for: mediaSeconds + 2)

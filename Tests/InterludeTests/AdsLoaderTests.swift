@@ -75,7 +75,7 @@ struct AdsLoaderTests {
         let request = AdsRequest(adTagURL: URL(string: "\(testBase)/w")!, adDisplayContainer: nil, userContext: "ctx")
         let data = try await loader.loadAds(with: request)
         #expect(data.userContext as? String == "ctx")
-        let ad = try #require(data.adsManager.ads.first)
+        let ad = try #require(data.adsManager!.ads.first)
         #expect(ad.adID == "the-ad")
         #expect(ad.adTitle == "the-ad")
         #expect(ad.adSystem == "s")
@@ -88,11 +88,11 @@ struct AdsLoaderTests {
         #expect(ad.vastMediaWidth == 640 && ad.vastMediaHeight == 360)
         #expect(ad.wrapperAdIDs == ["w"] && ad.wrapperSystems == ["w"])
         #expect(ad.adPodInfo == AdPodInfo(adPosition: 1, totalAds: 1, podIndex: 0, timeOffset: 0))
-        #expect(data.adsManager.adCuePoints.isEmpty)
+        #expect(data.adsManager!.adCuePoints.isEmpty)
         var rendering = AdsRenderingSettings()
         rendering.disableUi = true
-        data.adsManager.initialize(with: rendering)
-        #expect(data.adsManager.ads.first?.isUiDisabled == true)
+        data.adsManager!.initialize(with: rendering)
+        #expect(data.adsManager!.ads.first?.isUiDisabled == true)
     }
 
     @Test func delegateHearsOfSuccessAndFailure() async throws {
@@ -149,7 +149,7 @@ struct AdsLoaderTests {
         let loader = makeLoader(http)
         let data = try await loader.loadAds(
             with: AdsRequest(adsResponse: inlineVAST(id: "local"), adDisplayContainer: nil))
-        #expect(data.adsManager.ads.map(\.adID) == ["local"])
+        #expect(data.adsManager!.ads.map(\.adID) == ["local"])
         #expect(http.requests.isEmpty)
     }
 
@@ -159,8 +159,8 @@ struct AdsLoaderTests {
             """
         let data = try await makeLoader(InMemoryHTTPClient()).loadAds(
             with: AdsRequest(adsResponse: pod, adDisplayContainer: nil))
-        #expect(data.adsManager.ads.map(\.adPodInfo.adPosition) == [1, 2, 3])
-        #expect(data.adsManager.ads.allSatisfy { $0.adPodInfo.totalAds == 3 })
+        #expect(data.adsManager!.ads.map(\.adPodInfo.adPosition) == [1, 2, 3])
+        #expect(data.adsManager!.ads.allSatisfy { $0.adPodInfo.totalAds == 3 })
     }
 
     @Test func vmapGivesCuePointsAndLoadsBreaksOnDemand() async throws {
@@ -169,7 +169,7 @@ struct AdsLoaderTests {
         let loader = makeLoader(http)
         let data = try await loader.loadAds(
             with: AdsRequest(adTagURL: URL(string: "\(testBase)/vmap-js/correct-vmap.xml")!, adDisplayContainer: nil))
-        let manager = data.adsManager
+        let manager = data.adsManager!
         #expect(manager.adCuePoints == [0, 623.125, -1])
         #expect(http.requests.count == 1)  // no break loaded yet
         let post = try #require(manager.schedule?.postrolls().first)
@@ -184,8 +184,8 @@ struct AdsLoaderTests {
         let data = try await loader.loadAds(
             with: AdsRequest(adTagURL: URL(string: "\(testBase)/vmap-js/correct-vmap.xml")!, adDisplayContainer: nil))
         // The pre-roll's embedded VAST holds no ads.
-        let pre = try #require(data.adsManager.schedule?.pendingPrerolls.first)
-        let resolution = await data.adsManager.loadBreak(pre)
+        let pre = try #require(data.adsManager!.schedule?.pendingPrerolls.first)
+        let resolution = await data.adsManager!.loadBreak(pre)
         #expect(resolution.error?.code == .vastEmptyResponse)
         await loader.beaconQueue.waitUntilIdle()
         #expect(http.requestedURLs.contains("http://server.com/error?303"))
@@ -195,6 +195,6 @@ struct AdsLoaderTests {
         let loader = makeLoader(InMemoryHTTPClient())
         let data = try await loader.loadAds(with: AdsRequest(adsResponse: inlineVAST(), adDisplayContainer: nil))
         loader.contentComplete()
-        #expect(data.adsManager.contentCompleted)
+        #expect(data.adsManager!.contentCompleted)
     }
 }

@@ -70,7 +70,7 @@ struct ManagerHarness {
             adTagURL: URL(string: tag)!, adDisplayContainer: AdDisplayContainer(videoDisplay: display),
             contentPlayhead: playhead)
         request.contentDuration = contentDuration
-        let manager = try await loader.loadAds(with: request).adsManager
+        let manager = try await loader.loadAds(with: request).adsManager!
         manager.delegate = recorder
         var settings = rendering ?? AdsRenderingSettings()
         if rendering == nil { settings.disableUi = true }
@@ -461,7 +461,7 @@ struct AdsManagerTests {
         let request = AdsRequest(
             adTagURL: URL(string: "\(testBase)/c")!,
             adDisplayContainer: AdDisplayContainer(videoDisplay: display, companionSlots: [fitting, other]))
-        let manager = try await loader.loadAds(with: request).adsManager
+        let manager = try await loader.loadAds(with: request).adsManager!
         let recorder = ManagerRecorder()
         manager.delegate = recorder
         manager.initialize(with: nil)

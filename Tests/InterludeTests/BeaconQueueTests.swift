@@ -99,8 +99,8 @@ struct BeaconQueueTests {
         let clock = ManualClock()
         let queue = try BeaconQueue(
             http: collector, clock: clock, storage: InMemoryJournalStorage(), policy: .forSimulation, now: now)
-        await queue.enqueue(beacons(20, ad: "a"))
-        await queue.enqueue(beacons(20, ad: "b"))
+        queue.enqueue(beacons(20, ad: "a"))
+        queue.enqueue(beacons(20, ad: "b"))
         await drain(queue, clock: clock)
         let delivered = collector.delivered
         #expect(delivered.count == 40)
@@ -123,7 +123,7 @@ struct BeaconQueueTests {
         }
         let queue = try BeaconQueue(
             http: collector, clock: clock, storage: nil, policy: .forSimulation, now: now, jitter: { 1 })
-        await queue.enqueue(beacons(1))
+        queue.enqueue(beacons(1))
         await drain(queue, clock: clock)
         // Retries after 1, 2 and 4 s (jitter 1 → the full delay).
         #expect(collector.callTimes == [0, 1, 3, 7])
@@ -134,7 +134,7 @@ struct BeaconQueueTests {
         let clock = ManualClock()
         let collector = ScriptedCollector(clock: clock) { call, _ in call == 1 ? .success(500) : .success(204) }
         let queue = try BeaconQueue(http: collector, clock: clock, policy: .forSimulation, now: now, jitter: { 0 })
-        await queue.enqueue(beacons(1))
+        queue.enqueue(beacons(1))
         await drain(queue, clock: clock)
         #expect(collector.callTimes == [0, 0.5])
     }
@@ -144,8 +144,9 @@ struct BeaconQueueTests {
         let collector = ScriptedCollector(clock: clock) { call, _ in call <= 12 ? .success(500) : .success(204) }
         var policy = BeaconQueue.Policy.forSimulation
         policy.maxRetryDelay = 10
+        policy.maxAttempts = 20  // more than the 13 this needs: the cap on delays is what is tested
         let queue = try BeaconQueue(http: collector, clock: clock, policy: policy, now: now, jitter: { 1 })
-        await queue.enqueue(beacons(1))
+        queue.enqueue(beacons(1))
         await drain(queue, clock: clock)
         // Delays 1, 2, 4, 8, then 10 for each of the remaining eight retries.
         let gaps = zip(collector.callTimes.dropFirst(), collector.callTimes).map { $0 - $1 }
@@ -157,7 +158,7 @@ struct BeaconQueueTests {
         let clock = ManualClock()
         let logger = RecordingLogger()
         let queue = try BeaconQueue(http: collector, clock: clock, logger: logger, now: now)
-        await queue.enqueue(beacons(1))
+        queue.enqueue(beacons(1))
         await queue.waitUntilIdle()
         #expect(collector.callCount == 1)
         #expect(logger.lines.contains { $0.contains("HTTP 404") })
@@ -171,7 +172,7 @@ struct BeaconQueueTests {
         let queue = try BeaconQueue(
             http: collector, clock: ManualClock(), policy: policy, logger: logger,
             now: { Date(timeIntervalSince1970: 1000 + 61) })
-        await queue.enqueue(beacons(2))
+        queue.enqueue(beacons(2))
         await queue.waitUntilIdle()
         #expect(collector.callCount == 0)
         #expect(await queue.statistics.dropped == 2)
@@ -185,7 +186,7 @@ struct BeaconQueueTests {
         policy.maxInMemory = 10
         let queue = try BeaconQueue(
             http: collector, clock: clock, storage: InMemoryJournalStorage(), policy: policy, now: now)
-        for ad in 0..<10 { await queue.enqueue(beacons(10, ad: "ad\(ad)")) }
+        for ad in 0..<10 { queue.enqueue(beacons(10, ad: "ad\(ad)")) }
         await drain(queue, clock: clock)
         #expect(collector.delivered.count == 100)
         #expect(collector.duplicateDeliveries == 0)
@@ -201,7 +202,7 @@ struct BeaconQueueTests {
         let queue = try BeaconQueue(
             http: InMemoryHTTPClient(routes: [:], clock: clock).hangingEverything(), clock: clock, policy: policy,
             logger: logger, now: now)
-        await queue.enqueue(beacons(8))
+        queue.enqueue(beacons(8))
         #expect(await queue.statistics.dropped == 3)
         #expect(logger.lines.filter { $0.contains("queue full and no journal") }.count == 3)
         _ = collector
@@ -221,7 +222,7 @@ struct BeaconQueueTests {
         let queue = try BeaconQueue(
             http: collector, clock: clock, storage: InMemoryJournalStorage(), policy: .forSimulation, now: now,
             jitter: { 0 })
-        for ad in 0..<50 { await queue.enqueue(beacons(20, ad: "ad\(ad)")) }
+        for ad in 0..<50 { queue.enqueue(beacons(20, ad: "ad\(ad)")) }
         await drain(queue, clock: clock)
         #expect(collector.delivered.count == 1000)
         #expect(collector.duplicateDeliveries == 0)

@@ -24,7 +24,7 @@ struct ManualDisplayHarness {
     func load() async throws -> AdsManager {
         let request = AdsRequest(
             adTagURL: URL(string: "\(testBase)/tag")!, adDisplayContainer: AdDisplayContainer(videoDisplay: display))
-        let manager = try await loader.loadAds(with: request).adsManager
+        let manager = try await loader.loadAds(with: request).adsManager!
         manager.delegate = recorder
         var rendering = AdsRenderingSettings()
         rendering.disableUi = true
@@ -227,7 +227,7 @@ struct ManagerLifecycleTests {
         let display = SimulatedVideoDisplay(clock: clock)
         let request = AdsRequest(
             adTagURL: URL(string: "\(testBase)/vmap")!, adDisplayContainer: AdDisplayContainer(videoDisplay: display))
-        let manager = try await loader.loadAds(with: request).adsManager
+        let manager = try await loader.loadAds(with: request).adsManager!
         let recorder = ManagerRecorder()
         manager.delegate = recorder
         manager.initialize(with: nil)

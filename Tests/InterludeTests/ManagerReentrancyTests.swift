@@ -221,7 +221,7 @@ struct ManagerReentrancyTests {
             adTagURL: URL(string: "\(testBase)/\(vmap ? "vmap" : "mid")")!,
             adDisplayContainer: AdDisplayContainer(videoDisplay: display), contentPlayhead: content)
         request.contentDuration = 10
-        let manager = try await loader.loadAds(with: request).adsManager
+        let manager = try await loader.loadAds(with: request).adsManager!
         manager.linkOpener = { _ in }
         let delegate = ReentrantDelegate(
             point: point, call: call, display: display, content: content, clock: clock, userPodIndex: vmap ? 1 : 0,

@@ -35,7 +35,10 @@ public protocol VideoDisplay: AnyObject {
 extension VideoDisplay {
     // Stream playback came after ads playback: a display written before it
     // keeps compiling and plays streams through its media calls.
+
+    /// Loads the stream as media, with ``load(_:subtitles:)``.
     public func loadStream(_ url: URL, subtitles: [[String: String]]?) { load(url, subtitles: subtitles) }
+    /// Seeks the stream as media, with ``seek(to:)``.
     public func seekStream(to time: TimeInterval) { seek(to: time) }
 }
 
@@ -77,6 +80,7 @@ extension VideoDisplayDelegate {
     public func videoDisplayDidStartBuffering(_ display: any VideoDisplay) {}
     public func videoDisplay(_ display: any VideoDisplay, didBufferToMediaTime mediaTime: TimeInterval) {}
     public func videoDisplayIsPlaybackReady(_ display: any VideoDisplay) {}
+    /// Forwards to ``videoDisplay(_:didReceiveTimedMetadata:)``, dropping the time.
     public func videoDisplay(
         _ display: any VideoDisplay, didReceiveTimedMetadata metadata: [String: String],
         presentationTime: TimeInterval

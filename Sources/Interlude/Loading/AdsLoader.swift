@@ -15,7 +15,7 @@ struct LoaderServices: Sendable {
                 template: ping.url, values: [.errorCode: .value(String(ping.code.rawValue))], event: "error",
                 adID: "load", macros: resolver.macros)
         }
-        await beaconQueue.enqueue(beacons)
+        beaconQueue.enqueue(beacons)
     }
 }
 
@@ -25,7 +25,7 @@ struct LoaderServices: Sendable {
 /// ```swift
 /// let loader = AdsLoader(settings: settings)
 /// let data = try await loader.loadAds(with: AdsRequest(adTagURL: tag, adDisplayContainer: container))
-/// data.adsManager.initialize(with: renderingSettings)
+/// data.adsManager?.initialize(with: renderingSettings)
 /// ```
 @MainActor
 public final class AdsLoader {
@@ -58,8 +58,7 @@ public final class AdsLoader {
             // would resend the first one's owed beacons and compact away its appends.
             queue = shared
         } else {
-            var policy = BeaconQueue.Policy()
-            policy.maxAge = settings.beaconMaxAge
+            let policy = BeaconQueue.Policy(settings: settings)
             let storage = directory.flatMap { AdsLoader.journalStorage(at: $0, logger: logger) }
             do {
                 queue = try BeaconQueue(

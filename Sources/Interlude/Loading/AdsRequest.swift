@@ -54,12 +54,22 @@ public final class AdsRequest {
 /// What a successful load hands back. IMA's `IMAAdsLoadedData`.
 @MainActor
 public final class AdsLoadedData {
-    /// Plays the loaded ads.
-    public let adsManager: AdsManager
+    /// Plays the loaded ads; nil for a stream load. IMA's `adsManager`.
+    public let adsManager: AdsManager?
+    /// Plays the registered stream; nil for an ads load. IMA's `streamManager`.
+    public let streamManager: StreamManager?
+    /// The request's `userContext`. IMA's `userContext`.
     public let userContext: (any Sendable)?
 
     init(adsManager: AdsManager, userContext: (any Sendable)?) {
         self.adsManager = adsManager
+        self.streamManager = nil
+        self.userContext = userContext
+    }
+
+    init(streamManager: StreamManager, userContext: (any Sendable)?) {
+        self.adsManager = nil
+        self.streamManager = streamManager
         self.userContext = userContext
     }
 }

@@ -40,6 +40,9 @@ public struct HTTPResponse: Sendable, Hashable {
 public enum HTTPClientError: Error, Hashable, Sendable {
     /// No answer within the request's timeout.
     case timedOut
+    /// The caller gave up (its task was cancelled) before an answer came:
+    /// not a timeout, and not the server's fault.
+    case cancelled
     /// The host could not be reached or the connection broke.
     case unreachable(String)
     /// The body was larger than allowed.
@@ -51,15 +54,30 @@ public enum HTTPClientError: Error, Hashable, Sendable {
 }
 
 /// Everything the SDK needs from the network. The default is
-/// ``URLSessionHTTPClient``; tests inject an in-memory one.
+/// ``URLSessionHTTPClient``; tests and custom stacks inject their own.
+///
+/// What a client must do:
+/// - End ``send(_:)`` promptly when the calling task is cancelled, throwing
+///   ``HTTPClientError/cancelled`` (or `CancellationError`), and free what the
+///   exchange holds.
+/// - Bound the whole exchange, not only idle time, by ``HTTPRequest/timeout``
+///   when it claims ``enforcesTimeout``.
+///
+/// The SDK does not rely on either for its own deadlines: unless the client
+/// claims ``enforcesTimeout``, every exchange is raced against the request's
+/// timeout on the SDK's clock, and the SDK stops waiting when it passes (or
+/// when its own task is cancelled) whether or not ``send(_:)`` has returned.
+/// A client that ignores cancellation then runs on in the background until
+/// it returns by itself, and its answer is dropped.
 public protocol HTTPClient: Sendable {
     /// Performs `request`. Throws ``HTTPClientError``; an HTTP error status is
     /// a response, not an error.
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
 
-    /// True when the client itself fails an exchange with
+    /// True when the client itself ends every exchange with
     /// ``HTTPClientError/timedOut`` once ``HTTPRequest/timeout`` has passed,
-    /// so callers need not race it against a timer. Default false.
+    /// even when its transport ignores cancellation, so the SDK need not race
+    /// it against a timer. Default false. ``URLSessionHTTPClient`` does.
     var enforcesTimeout: Bool { get }
 }
 
@@ -67,12 +85,19 @@ extension HTTPClient {
     public var enforcesTimeout: Bool { false }
 
     /// Sends `request` with the whole exchange bounded by its timeout on
-    /// `clock`: raced against a timer unless the client does it itself.
+    /// `clock`: raced against a timer unless the client does it itself. The
+    /// race ends at the deadline (``HTTPClientError/timedOut``) or when the
+    /// caller is cancelled (``HTTPClientError/cancelled``) without waiting
+    /// for a client that does not stop.
     func send(_ request: HTTPRequest, deadlineOn clock: any AdClock) async throws -> HTTPResponse {
-        if enforcesTimeout { return try await send(request) }
-        return try await withDeadline(
-            clock.now + request.timeout, clock: clock, onTimeout: { HTTPClientError.timedOut },
-            operation: { try await self.send(request) })
+        do {
+            if enforcesTimeout { return try await send(request) }
+            return try await withDeadline(
+                clock.now + request.timeout, clock: clock, onTimeout: { HTTPClientError.timedOut },
+                operation: { try await self.send(request) })
+        } catch is CancellationError {
+            throw HTTPClientError.cancelled
+        }
     }
 }
 

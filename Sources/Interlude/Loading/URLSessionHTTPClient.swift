@@ -46,7 +46,7 @@ public final class URLSessionHTTPClient: HTTPClient {
             try await withCheckedThrowingContinuation { continuation in
                 // Cancelled before it began: `onCancel` already ran and found nothing to end.
                 guard !Task.isCancelled else {
-                    continuation.resume(throwing: CancellationError())
+                    continuation.resume(throwing: HTTPClientError.cancelled)
                     return
                 }
                 // URLSession's own timeout is an idle timeout; this bounds the whole
@@ -70,26 +70,40 @@ public final class URLSessionHTTPClient: HTTPClient {
                 task.resume()
             }
         } onCancel: {
-            table.fail(id, with: .timedOut)
+            // The caller gave up: that is no timeout, and is reported as what it is.
+            table.fail(id, with: .cancelled)
             task.cancel()
         }
     }
 }
 
-private struct Exchange {
+/// One running exchange, as the session delegate tracks it.
+struct Exchange {
     var continuation: CheckedContinuation<HTTPResponse, Error>
     var originalURL: URL
     var limit: Int
     var maxRedirects: Int
-    var deadline: any DispatchSourceTimer
+    var deadline: (any DispatchSourceTimer)?
     var redirects = 0
-    var body = Data()
+    /// The body so far, grown in place (amortized O(1) per chunk).
+    var body: [UInt8] = []
     var failure: HTTPClientError?
+
+    init(
+        continuation: CheckedContinuation<HTTPResponse, Error>, originalURL: URL, limit: Int, maxRedirects: Int,
+        deadline: (any DispatchSourceTimer)?
+    ) {
+        self.continuation = continuation
+        self.originalURL = originalURL
+        self.limit = limit
+        self.maxRedirects = maxRedirects
+        self.deadline = deadline
+    }
 }
 
 /// The session delegate: one entry per running task. Every access to
 /// `exchanges` holds `lock`, so the unchecked conformance is sound.
-private final class ExchangeTable: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+final class ExchangeTable: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let lock = NSLock()
     private var exchanges: [Int: Exchange] = [:]
 
@@ -101,7 +115,7 @@ private final class ExchangeTable: NSObject, URLSessionDataDelegate, @unchecked 
     /// known, or `.timedOut`. A late completion callback finds nothing to end.
     func expire(_ id: Int) {
         guard let exchange = lock.withLock({ exchanges.removeValue(forKey: id) }) else { return }
-        exchange.deadline.cancel()
+        exchange.deadline?.cancel()
         exchange.continuation.resume(throwing: exchange.failure ?? .timedOut)
     }
 
@@ -112,15 +126,33 @@ private final class ExchangeTable: NSObject, URLSessionDataDelegate, @unchecked 
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let overLimit = lock.withLock { () -> Bool in
-            guard var exchange = exchanges[dataTask.taskIdentifier] else { return false }
-            exchange.body.append(data)
-            let over = exchange.body.count > exchange.limit
-            if over, exchange.failure == nil { exchange.failure = .responseTooLarge(limit: exchange.limit) }
-            exchanges[dataTask.taskIdentifier] = exchange
-            return over
+        let expected = dataTask.response?.expectedContentLength ?? -1
+        if receive(data, forTask: dataTask.taskIdentifier, expectedLength: expected) { dataTask.cancel() }
+    }
+
+    /// Appends a chunk of the body of task `id`; true when the body is now
+    /// over its limit (the transfer is then to be cancelled). The body grows
+    /// in place in the table: copying the exchange out, appending and storing
+    /// it back would copy the whole body per chunk (quadratic in its size).
+    func receive(_ data: Data, forTask id: Int, expectedLength: Int64) -> Bool {
+        lock.withLock { () -> Bool in
+            guard let limit = exchanges[id]?.limit else { return false }
+            // Already failed (over the limit, a refused redirect): the rest is not kept.
+            guard exchanges[id]!.failure == nil else { return true }
+            if exchanges[id]!.body.isEmpty, expectedLength > 0 {
+                // One allocation when the length is declared (never more than the limit allows).
+                exchanges[id]!.body.reserveCapacity(Int(min(expectedLength, Int64(limit) + 1)))
+            }
+            data.withUnsafeBytes { exchanges[id]!.body.append(contentsOf: $0) }
+            guard exchanges[id]!.body.count > limit else { return false }
+            if exchanges[id]!.failure == nil { exchanges[id]!.failure = .responseTooLarge(limit: limit) }
+            return true
         }
-        if overLimit { dataTask.cancel() }
+    }
+
+    /// The address of task `id`'s body storage, for tests that check it grows in place.
+    func bodyStorageAddress(forTask id: Int) -> UnsafeRawPointer? {
+        lock.withLock { exchanges[id]?.body.withUnsafeBytes { $0.baseAddress } }
     }
 
     func urlSession(
@@ -161,14 +193,18 @@ private final class ExchangeTable: NSObject, URLSessionDataDelegate, @unchecked 
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         guard let exchange = lock.withLock({ exchanges.removeValue(forKey: task.taskIdentifier) }) else { return }
-        exchange.deadline.cancel()
+        exchange.deadline?.cancel()
         if let failure = exchange.failure {
             exchange.continuation.resume(throwing: failure)
         } else if let error {
-            let code = (error as NSError).code
-            exchange.continuation.resume(
-                throwing: code == NSURLErrorTimedOut
-                    ? HTTPClientError.timedOut : HTTPClientError.unreachable(error.localizedDescription))
+            let failure: HTTPClientError
+            switch (error as NSError).code {
+            case NSURLErrorTimedOut: failure = .timedOut
+            // Cancelled by no one here: the session went away (the client was released).
+            case NSURLErrorCancelled: failure = .cancelled
+            default: failure = .unreachable(error.localizedDescription)
+            }
+            exchange.continuation.resume(throwing: failure)
         } else if let response = task.response as? HTTPURLResponse {
             var headers: [String: String] = [:]
             for (key, value) in response.allHeaderFields {
@@ -176,7 +212,7 @@ private final class ExchangeTable: NSObject, URLSessionDataDelegate, @unchecked 
             }
             exchange.continuation.resume(
                 returning: HTTPResponse(
-                    statusCode: response.statusCode, headers: headers, body: exchange.body,
+                    statusCode: response.statusCode, headers: headers, body: Data(exchange.body),
                     // The final URL only when a redirect was followed: URLSession may
                     // also normalize the URL (`host?q` → `host/?q`), which is no move.
                     url: exchange.redirects > 0 ? (response.url ?? exchange.originalURL) : exchange.originalURL))

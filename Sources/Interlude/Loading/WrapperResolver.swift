@@ -225,6 +225,7 @@ struct WrapperResolver: Sendable {
             let reason: String
             switch error as? HTTPClientError {
             case .timedOut?: reason = "no answer within \(formatSeconds(timeout)) s"
+            case .cancelled?: reason = "cancelled"
             case .unreachable(let detail)?: reason = "unreachable: \(detail)"
             case .responseTooLarge(let limit)?: reason = "response larger than \(limit) bytes"
             case .unsupportedScheme(let scheme)?: reason = "redirected to unsupported scheme '\(scheme)'"
@@ -301,10 +302,6 @@ final class ResolutionContext {
     func result(failing error: AdError) -> AdResolution {
         AdResolution(error: error, errorPings: errorPings, hops: hops)
     }
-}
-
-func formatSeconds(_ value: TimeInterval) -> String {
-    value == value.rounded() ? String(Int(value)) : String(format: "%.3f", value)
 }
 
 extension URL {

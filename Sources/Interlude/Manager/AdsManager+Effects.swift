@@ -139,8 +139,8 @@ extension AdsManager {
 
     func send(_ beacons: [Beacon]) {
         guard !beacons.isEmpty else { return }
-        let queue = services.beaconQueue
-        Task { await queue.enqueue(beacons) }
+        // Journaled before this main-actor turn ends: an app killed right after the event loses no beacon.
+        services.beaconQueue.enqueue(beacons)
     }
 
     private func startLoadTimer(_ seconds: TimeInterval) {

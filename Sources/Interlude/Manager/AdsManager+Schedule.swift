@@ -223,7 +223,7 @@ extension AdsManager {
             let beacons = BreakTracking.beacons(
                 .error, for: slot, errorCode: error.vastErrorCode, contentPlayhead: contentTime,
                 macros: services.resolver.macros)
-            await services.beaconQueue.enqueue(beacons)
+            services.beaconQueue.enqueue(beacons)
         }
         return resolution
     }

@@ -118,19 +118,79 @@ private final class CancellableSleep: @unchecked Sendable {
 }
 
 /// Runs `operation`, failing with `onTimeout()` if it has not finished when
-/// `clock` reaches `deadline`. The operation is cancelled on timeout.
+/// `clock` reaches `deadline`, or with `CancellationError` as soon as the
+/// caller is cancelled. The loser of the race is cancelled, and it is not
+/// waited for: an operation that ignores cancellation cannot hold the
+/// caller past its deadline (a task group would wait for it), it runs on
+/// by itself until it returns, and what it returns is dropped.
 func withDeadline<T: Sendable>(
     _ deadline: TimeInterval, clock: any AdClock, onTimeout: @escaping @Sendable () -> Error,
     operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await operation() }
-        group.addTask {
-            try await clock.sleep(until: deadline)
-            throw onTimeout()
+    let race = DeadlineRace<T>()
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { continuation in
+            race.begin(continuation)
+            race.attach(
+                Task {
+                    do { race.finish(.success(try await operation())) } catch { race.finish(.failure(error)) }
+                })
+            race.attach(
+                Task {
+                    do { try await clock.sleep(until: deadline) } catch { return }
+                    race.finish(.failure(onTimeout()))
+                })
         }
-        defer { group.cancelAll() }
-        guard let first = try await group.next() else { throw onTimeout() }
-        return first
+    } onCancel: {
+        race.finish(.failure(CancellationError()))
+    }
+}
+
+/// The shared end of a deadline race: the first ``finish(_:)`` resumes the
+/// caller and cancels both racers; later ones are ignored. Every field is
+/// touched under `lock`, so the unchecked conformance is sound.
+private final class DeadlineRace<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<T, any Error>?
+    /// The outcome, kept only when it came before ``begin(_:)`` (a caller
+    /// cancelled before the race started).
+    private var earlyOutcome: Result<T, any Error>?
+    private var isFinished = false
+    private var racers: [Task<Void, Never>] = []
+
+    func begin(_ continuation: CheckedContinuation<T, any Error>) {
+        let early = lock.withLock { () -> Result<T, any Error>? in
+            guard isFinished else {
+                self.continuation = continuation
+                return nil
+            }
+            defer { earlyOutcome = nil }
+            return earlyOutcome
+        }
+        if let early { continuation.resume(with: early) }
+    }
+
+    func attach(_ racer: Task<Void, Never>) {
+        let finished = lock.withLock { () -> Bool in
+            if !isFinished { racers.append(racer) }
+            return isFinished
+        }
+        if finished { racer.cancel() }
+    }
+
+    func finish(_ outcome: Result<T, any Error>) {
+        let (continuation, racers) = lock.withLock {
+            () -> (CheckedContinuation<T, any Error>?, [Task<Void, Never>]) in
+            guard !isFinished else { return (nil, []) }
+            isFinished = true
+            if self.continuation == nil { earlyOutcome = outcome }
+            defer {
+                self.continuation = nil
+                self.racers = []
+            }
+            return (self.continuation, self.racers)
+        }
+        for racer in racers { racer.cancel() }
+        continuation?.resume(with: outcome)
     }
 }

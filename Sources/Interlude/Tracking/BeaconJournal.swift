@@ -1,139 +1,147 @@
 import Foundation
 
-/// Durable storage for the beacon journal: append a line, read all lines,
-/// replace everything atomically. Injected so tests can crash it.
-public protocol BeaconJournalStorage: Sendable {
-    /// Appends one record (a line without newlines).
-    func append(_ record: String) throws
-    /// Every record, oldest first.
-    func load() throws -> [String]
-    /// Replaces the whole journal; either all of `records` is stored or the
-    /// old content stays.
-    func replace(with records: [String]) throws
-}
-
-/// The journal in a file. Appends go straight to the kernel (a killed
-/// process loses nothing it wrote); compaction writes a temporary file,
-/// syncs it and renames it over the journal, so a crash mid-compaction
-/// leaves either the old or the new journal.
-///
-/// All file access holds `lock`, so the unchecked conformance is sound.
-public final class FileJournalStorage: BeaconJournalStorage, @unchecked Sendable {
-    public let fileURL: URL
-    private let lock = NSLock()
-    private var handle: FileHandle?
-
-    /// A journal at `directory/beacons.journal` (the directory is created).
-    public init(directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        fileURL = directory.appendingPathComponent("beacons.journal")
-        if !FileManager.default.fileExists(atPath: fileURL.path) {
-            guard FileManager.default.createFile(atPath: fileURL.path, contents: nil) else {
-                throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: fileURL.path])
-            }
-        }
-    }
-
-    deinit { try? handle?.close() }
-
-    public func append(_ record: String) throws {
-        try lock.withLock {
-            if handle == nil {
-                handle = try FileHandle(forWritingTo: fileURL)
-            }
-            try handle!.seekToEnd()
-            try handle!.write(contentsOf: Data((record + "\n").utf8))
-        }
-    }
-
-    public func load() throws -> [String] {
-        try lock.withLock {
-            let data = try Data(contentsOf: fileURL)
-            return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-        }
-    }
-
-    public func replace(with records: [String]) throws {
-        try lock.withLock {
-            try handle?.close()
-            handle = nil
-            let temporary = fileURL.appendingPathExtension("compacting")
-            let data = Data(records.map { $0 + "\n" }.joined().utf8)
-            guard FileManager.default.createFile(atPath: temporary.path, contents: data) else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
-            }
-            let file = try FileHandle(forWritingTo: temporary)
-            try file.synchronize()
-            try file.close()
-            if rename(temporary.path, fileURL.path) != 0 {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: fileURL.path])
-            }
-        }
-    }
-}
-
 /// The journal's contents as records: `+<json>` when a beacon becomes due,
 /// `-<key>` when it was delivered or dropped. Replaying gives the beacons
 /// still owed, in the order they became due.
-struct BeaconJournal {
+///
+/// Shared by the ``BeaconQueue`` and its callers: ``add(_:)`` runs on the
+/// caller's thread (the main actor, for the ads manager) and returns once
+/// the records reached the storage, so an app killed right after an event
+/// loses no beacon; ``loadOwed()`` and ``settle(_:)`` run on the queue. It
+/// does no I/O when created: the journal is first read by ``loadOwed()``,
+/// off the main actor.
+///
+/// Every field is touched under `lock` (storage calls included, so that the
+/// file's order is the order in memory), so the unchecked conformance is sound.
+final class BeaconJournal: @unchecked Sendable {
     let storage: any BeaconJournalStorage
-    /// Beacons owed, by idempotency key, and their order.
-    private(set) var owed: [String: Beacon] = [:]
-    private(set) var order: [String] = []
-    private var settledSinceCompaction = 0
+    /// Settled records before the journal is compacted while running.
     let compactAfter: Int
+    /// Sync the storage after each append (``BeaconJournalStorage/synchronize()``).
+    let syncsToDisk: Bool
 
-    init(storage: any BeaconJournalStorage, compactAfter: Int = 512) throws {
+    private let lock = NSLock()
+    /// Beacons owed, by idempotency key, and the order they became due in.
+    private var owed: [String: Beacon] = [:]
+    private var order: [String] = []
+    private var settledSinceCompaction = 0
+    private var hasLoaded = false
+    /// Keys settled before the journal was read, so that replaying their
+    /// `+` record (their `-` may have failed to reach the storage) does not
+    /// make them owed again.
+    private var settledBeforeLoading: Set<String> = []
+
+    init(storage: any BeaconJournalStorage, compactAfter: Int = 512, syncsToDisk: Bool = false) {
         self.storage = storage
         self.compactAfter = compactAfter
-        let decoder = JSONDecoder()
-        for record in try storage.load() {
-            guard let marker = record.first else { continue }
-            let body = record.dropFirst()
-            if marker == "+", let beacon = try? decoder.decode(Beacon.self, from: Data(body.utf8)) {
-                if owed[beacon.idempotencyKey] == nil { order.append(beacon.idempotencyKey) }
-                owed[beacon.idempotencyKey] = beacon
-            } else if marker == "-" {
-                owed[String(body)] = nil
-            }
-            // A torn last line (a crash mid-append) decodes as nothing and is skipped.
-        }
-        order.removeAll { owed[$0] == nil }
+        self.syncsToDisk = syncsToDisk
     }
 
     /// Beacons owed, oldest first.
-    var owedBeacons: [Beacon] { order.compactMap { owed[$0] } }
+    var owedBeacons: [Beacon] { lock.withLock { order.compactMap { owed[$0] } } }
 
-    /// Records `beacons` as owed, before anyone tries to send them.
-    mutating func add(_ beacons: [Beacon]) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
+    /// How many beacons are owed.
+    var owedCount: Int { lock.withLock { owed.count } }
+
+    /// Records `beacons` as owed, before anyone tries to send them. Any
+    /// thread. They are owed in memory even when the storage fails (the
+    /// error is thrown: they are then sent without crash safety).
+    func add(_ beacons: [Beacon]) throws {
+        guard !beacons.isEmpty else { return }
+        let encoder = Self.encoder()
+        var records: [String] = []
+        records.reserveCapacity(beacons.count)
         for beacon in beacons {
-            let json = String(decoding: try encoder.encode(beacon), as: UTF8.self)
-            try storage.append("+" + json)
-            if owed[beacon.idempotencyKey] == nil { order.append(beacon.idempotencyKey) }
-            owed[beacon.idempotencyKey] = beacon
+            records.append("+" + String(decoding: try encoder.encode(beacon), as: UTF8.self))
+        }
+        try lock.withLock {
+            for beacon in beacons {
+                if owed[beacon.idempotencyKey] == nil { order.append(beacon.idempotencyKey) }
+                owed[beacon.idempotencyKey] = beacon
+            }
+            try storage.append(contentsOf: records)
+            if syncsToDisk { try storage.synchronize() }
         }
     }
 
-    /// Records that a beacon needs no more sending (delivered or dropped).
-    mutating func settle(_ key: String) throws {
-        guard owed.removeValue(forKey: key) != nil else { return }
-        try storage.append("-" + key)
-        settledSinceCompaction += 1
-        if settledSinceCompaction >= compactAfter { try compact() }
+    /// Reads the journal (once; later calls return what is owed) and gives
+    /// the beacons owed, oldest first: an earlier run's and this run's.
+    /// When most records are settled, the journal is compacted first.
+    func loadOwed() throws -> [Beacon] {
+        try lock.withLock { try loadLocked() }
     }
 
-    /// Rewrites the journal with only what is still owed.
-    mutating func compact() throws {
+    private func loadLocked() throws -> [Beacon] {
+        if hasLoaded { return order.compactMap { owed[$0] } }
+        let records = try storage.load()
+        hasLoaded = true
+        var replayed: [String: Beacon] = [:]
+        var replayedOrder: [String] = []
+        let decoder = JSONDecoder()
+        for record in records {
+            guard let marker = record.first else { continue }
+            let body = record.dropFirst()
+            if marker == "+", let beacon = try? decoder.decode(Beacon.self, from: Data(body.utf8)) {
+                if replayed[beacon.idempotencyKey] == nil { replayedOrder.append(beacon.idempotencyKey) }
+                replayed[beacon.idempotencyKey] = beacon
+            } else if marker == "-" {
+                replayed[String(body)] = nil
+            }
+            // Anything else (a record an older version wrote, damage) is skipped.
+        }
+        for key in settledBeforeLoading { replayed[key] = nil }
+        settledBeforeLoading = []
+        // This run's beacons whose append failed are in memory only: still owed.
+        let unjournaled = order.filter { owed[$0] != nil && replayed[$0] == nil }
+        for key in unjournaled { replayed[key] = owed[key] }
+        owed = replayed
+        order = (replayedOrder + unjournaled).filter { replayed[$0] != nil }
+        // Most records settled: rewrite now rather than carry them for another run.
+        if records.count - owed.count > owed.count { try compactLocked() }
+        return order.compactMap { owed[$0] }
+    }
+
+    /// Records that a beacon needs no more sending (delivered or dropped).
+    func settle(_ key: String) throws {
+        try lock.withLock {
+            guard owed.removeValue(forKey: key) != nil else { return }
+            if !hasLoaded { settledBeforeLoading.insert(key) }
+            settledSinceCompaction += 1
+            try storage.append("-" + key)
+            if syncsToDisk { try storage.synchronize() }
+            guard settledSinceCompaction >= compactAfter else { return }
+            // Compaction keeps an earlier run's records, so it reads them first (it may compact then).
+            if !hasLoaded { _ = try loadLocked() }
+            if settledSinceCompaction >= compactAfter { try compactLocked() }
+        }
+    }
+
+    /// Rewrites the journal with only what is still owed (reading it first
+    /// if that has not happened: an earlier run's beacons must not be lost).
+    func compact() throws {
+        try lock.withLock {
+            if !hasLoaded { _ = try loadLocked() }
+            try compactLocked()
+        }
+    }
+
+    private func compactLocked() throws {
         order.removeAll { owed[$0] == nil }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
+        let encoder = Self.encoder()
         let records = try order.compactMap { key -> String? in
             guard let beacon = owed[key] else { return nil }
             return "+" + String(decoding: try encoder.encode(beacon), as: UTF8.self)
         }
-        try storage.replace(with: records)
+        // Synced only when appends are: without it the default path holds the lock
+        // (and an enqueue that arrives meanwhile) for a write and a rename, not a disk flush.
+        try storage.replace(with: records, synchronized: syncsToDisk)
         settledSinceCompaction = 0
+    }
+
+    /// Records as JSON with sorted keys and unescaped slashes (URLs stay readable and short).
+    private static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
     }
 }

@@ -1,63 +1,60 @@
 import Foundation
 
-/// Delivers beacons: every one is journaled before it is sent, sent in order
-/// per ad, retried with capped exponential backoff and jitter, and settled in
-/// the journal once delivered, so a crash or kill between "due" and "sent"
-/// loses none (the next queue on the same journal sends what is owed).
-/// Beacons older than ``Policy/maxAge`` are dropped with a log line.
+/// Delivers beacons. Every one is journaled before ``enqueue(_:)`` returns,
+/// sent in order per ad and destination host, retried with capped
+/// exponential backoff and jitter (a server's `Retry-After` is honoured), and
+/// settled in the journal once delivered or dropped, so a crash or kill
+/// between "due" and "sent" loses none: the next queue on the same journal
+/// sends what is owed. A beacon still failing after ``Policy/maxAttempts``
+/// attempts, or older than ``Policy/maxAge``, is dropped with a log line.
+///
+/// Order is kept per ad and host because that is the order a server can see:
+/// a collector expects an ad's impression before its quartiles, but no server
+/// sees another host's pings. So a dead tracking host delays only its own
+/// pings, never the ad's others, and error pings to different hosts never
+/// wait for each other.
 public actor BeaconQueue {
-    /// Delivery rules.
-    public struct Policy: Sendable, Hashable {
-        /// First retry delay in seconds. Default 1.
-        public var initialRetryDelay: TimeInterval = 1
-        /// Longest retry delay in seconds. Default 60.
-        public var maxRetryDelay: TimeInterval = 60
-        /// Beacons older than this are dropped, with a log line. Default 24 h.
-        public var maxAge: TimeInterval = 24 * 3600
-        /// Beacons held in memory at most; more wait in the journal. Default 10,000.
-        public var maxInMemory: Int = 10_000
-        /// Seconds allowed for one ping. Default 10.
-        public var requestTimeout: TimeInterval = 10
-        /// Settled records before the journal is compacted. Default 512.
-        public var compactAfter: Int = 512
-
-        public init() {}
-    }
-
     /// Counts since the queue started.
     public struct Statistics: Sendable, Hashable {
         public var delivered = 0
         public var retried = 0
+        /// Too old, an invalid URL, out of attempts, or no room without a journal.
         public var dropped = 0
         /// Beacons still owed (in memory or journal).
         public var pending = 0
     }
 
-    private let http: any HTTPClient
-    private let clock: any AdClock
-    private let policy: Policy
-    private let logger: any AdLogger
-    private let now: @Sendable () -> Date
-    private let jitter: @Sendable () -> Double
-    private let userAgent: String
-    private var journal: BeaconJournal?
-
-    private var lanes: [String: [Beacon]] = [:]
-    private var workers: [String: Task<Void, Never>] = [:]
-    private var inMemory: Set<String> = []
-    private var spilled = false
-    private var stats = Statistics()
-    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
-    private var isShutDown = false
-    private var observer: (@Sendable (Beacon, Delivery) -> Void)?
-
     /// What became of a beacon.
     public enum Delivery: String, Sendable, Hashable {
         /// The server answered (any status below 500 other than 408/429).
         case delivered
-        /// Dropped: too old, or an invalid URL.
+        /// Dropped: too old, out of attempts, or an invalid URL.
         case dropped
     }
+
+    /// Beacons to one host for one ad: sent one at a time, in order.
+    struct Lane: Hashable {
+        var adID: String
+        var destination: String
+    }
+
+    let http: any HTTPClient
+    let clock: any AdClock
+    let policy: Policy
+    let logger: any AdLogger
+    let now: @Sendable () -> Date
+    let jitter: @Sendable () -> Double
+    let userAgent: String
+    private let journal: BeaconJournal?
+    private let inbox = BeaconInbox()
+
+    private var lanes: [Lane: [Beacon]] = [:]
+    private var workers: [Lane: Task<Void, Never>] = [:]
+    private var inMemory: Set<String> = []
+    private var spilled = false
+    var stats = Statistics()
+    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    private var observer: (@Sendable (Beacon, Delivery) -> Void)?
 
     /// Calls `observer` (on the queue) for every beacon delivered or dropped.
     public func setObserver(_ observer: (@Sendable (Beacon, Delivery) -> Void)?) {
@@ -65,7 +62,10 @@ public actor BeaconQueue {
     }
 
     /// A queue; with `storage`, beacons survive crashes and restarts (call
-    /// ``resumeOwedBeacons()`` to send what an earlier run left owed).
+    /// ``resumeOwedBeacons()`` to send what an earlier run left owed). The
+    /// journal is not read here, so creating a queue on the main actor does no
+    /// file reading: ``resumeOwedBeacons()`` reads it, on the queue. (Kept
+    /// `throws` for source compatibility; nothing throws any more.)
     public init(
         http: any HTTPClient, clock: any AdClock = SystemClock(), storage: (any BeaconJournalStorage)? = nil,
         policy: Policy = Policy(), logger: any AdLogger = SilentLogger(), userAgent: String = Settings().userAgent,
@@ -79,44 +79,63 @@ public actor BeaconQueue {
         self.userAgent = userAgent
         self.now = now
         self.jitter = jitter
-        journal = try storage.map { try BeaconJournal(storage: $0, compactAfter: policy.compactAfter) }
-    }
-
-    /// Sends whatever the journal says an earlier run still owes.
-    public func resumeOwedBeacons() {
-        guard let owed = journal?.owedBeacons, !owed.isEmpty else { return }
-        logger.log(.info, "beacons: resending \(owed.count) owed from the journal")
-        schedule(owed)
-    }
-
-    /// Makes `beacons` due: journaled first, then sent.
-    public func enqueue(_ beacons: [Beacon]) {
-        guard !beacons.isEmpty, !isShutDown else { return }
-        do {
-            try journal?.add(beacons)
-        } catch {
-            // Without a journal write the beacons are still sent; only crash safety is lost.
-            logger.log(.error, "beacons: journal write failed (\(error)); sending without crash safety")
+        journal = storage.map {
+            BeaconJournal(storage: $0, compactAfter: policy.compactAfter, syncsToDisk: policy.syncsJournalToDisk)
         }
-        schedule(beacons)
+    }
+
+    /// Reads the journal and sends whatever an earlier run still owes.
+    public func resumeOwedBeacons() {
+        drainInbox()
+        guard let journal, !inbox.isClosed else { return }
+        let owed: [Beacon]
+        do {
+            owed = try journal.loadOwed()
+        } catch {
+            logger.log(.error, "beacons: journal unreadable (\(error)); an earlier run's beacons are not resent")
+            return
+        }
+        let earlier = owed.filter { !inMemory.contains($0.idempotencyKey) }
+        guard !earlier.isEmpty else { return }
+        logger.log(.info, "beacons: resending \(earlier.count) owed from the journal")
+        schedule(earlier)
+    }
+
+    /// Makes `beacons` due: journaled before this returns, on the caller's
+    /// thread (so an app killed right after the event loses none), then sent
+    /// in the background in the order they were enqueued. Synchronous and
+    /// callable from anywhere, the main actor included.
+    public nonisolated func enqueue(_ beacons: [Beacon]) {
+        guard !beacons.isEmpty, !inbox.isClosed else { return }
+        if let journal {
+            do {
+                try journal.add(beacons)
+            } catch {
+                // Without a journal write the beacons are still sent; only crash safety is lost.
+                logger.log(.error, "beacons: journal write failed (\(error)); sending without crash safety")
+            }
+        }
+        if inbox.put(beacons) { Task { await self.drainInbox() } }
     }
 
     /// Counts so far.
     public var statistics: Statistics {
+        drainInbox()
         var current = stats
-        current.pending = journal?.owed.count ?? inMemory.count
+        current.pending = journal?.owedCount ?? inMemory.count
         return current
     }
 
     /// Returns once nothing is left to send (or the queue is shut down).
     public func waitUntilIdle() async {
+        drainInbox()
         if workers.isEmpty && !spilled { return }
         await withCheckedContinuation { idleWaiters.append($0) }
     }
 
     /// Stops sending; what is owed stays in the journal for the next run.
     public func shutDown() {
-        isShutDown = true
+        inbox.close()
         for worker in workers.values { worker.cancel() }
         workers.removeAll()
         lanes.removeAll()
@@ -125,6 +144,13 @@ public actor BeaconQueue {
     }
 
     // MARK: - Lanes
+
+    /// Moves what ``enqueue(_:)`` left in the inbox into the lanes, in order.
+    private func drainInbox() {
+        let beacons = inbox.takeAll()
+        guard !beacons.isEmpty, !inbox.isClosed else { return }
+        schedule(beacons)
+    }
 
     private func schedule(_ beacons: [Beacon]) {
         for beacon in beacons where !inMemory.contains(beacon.idempotencyKey) {
@@ -139,20 +165,20 @@ public actor BeaconQueue {
                 continue
             }
             inMemory.insert(beacon.idempotencyKey)
-            lanes[beacon.adID, default: []].append(beacon)
-            if workers[beacon.adID] == nil {
-                let adID = beacon.adID
-                workers[adID] = Task { await self.drainLane(adID) }
+            let lane = Lane(adID: beacon.adID, destination: beacon.destination)
+            lanes[lane, default: []].append(beacon)
+            if workers[lane] == nil {
+                workers[lane] = Task { await self.drainLane(lane) }
             }
         }
     }
 
-    private func drainLane(_ adID: String) async {
-        while !Task.isCancelled, let beacon = lanes[adID]?.first {
+    private func drainLane(_ lane: Lane) async {
+        while !Task.isCancelled, let beacon = lanes[lane]?.first {
             let outcome = await deliver(beacon)
             guard outcome != .cancelled, !Task.isCancelled else { return }
             observer?(beacon, outcome == .delivered ? .delivered : .dropped)
-            lanes[adID]?.removeFirst()
+            lanes[lane]?.removeFirst()
             inMemory.remove(beacon.idempotencyKey)
             do { try journal?.settle(beacon.idempotencyKey) } catch {
                 logger.log(
@@ -160,8 +186,8 @@ public actor BeaconQueue {
             }
         }
         guard !Task.isCancelled else { return }
-        lanes[adID] = nil
-        workers[adID] = nil
+        lanes[lane] = nil
+        workers[lane] = nil
         if spilled, inMemory.count < policy.maxInMemory / 2 { reloadSpilled() }
         if workers.isEmpty && !spilled { resumeIdleWaiters() }
     }
@@ -178,51 +204,40 @@ public actor BeaconQueue {
         idleWaiters.removeAll()
         for waiter in waiters { waiter.resume() }
     }
+}
 
-    // MARK: - Delivery
+/// Beacons enqueued from outside the queue, waiting for the queue to take
+/// them into its lanes: a FIFO, so that calls from one thread keep their
+/// order whichever of their wake-ups the queue runs first. Every field is
+/// touched under `lock`, so the unchecked conformance is sound.
+private final class BeaconInbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var beacons: [Beacon] = []
+    private var closed = false
 
-    private enum Outcome { case delivered, dropped, cancelled }
+    var isClosed: Bool { lock.withLock { closed } }
 
-    private func deliver(_ beacon: Beacon) async -> Outcome {
-        var attempt = 0
-        while true {
-            if now().timeIntervalSince(beacon.createdAt) > policy.maxAge {
-                stats.dropped += 1
-                logger.log(
-                    .warning,
-                    "beacons: dropped \(beacon.event) for ad \(beacon.adID), older than \(Int(policy.maxAge)) s: \(beacon.url)"
-                )
-                return .dropped
-            }
-            guard let url = URL(string: beacon.url) else {
-                stats.dropped += 1
-                logger.log(
-                    .warning, "beacons: dropped \(beacon.event) for ad \(beacon.adID): invalid URL \(beacon.url)")
-                return .dropped
-            }
-            let request = HTTPRequest(
-                url: url, headers: ["User-Agent": userAgent, "Idempotency-Key": beacon.idempotencyKey],
-                timeout: policy.requestTimeout)
-            do {
-                let response = try await http.send(request, deadlineOn: clock)
-                // Server errors and throttling are worth a retry; any other answer is final.
-                if response.statusCode < 500, response.statusCode != 429, response.statusCode != 408 {
-                    if response.statusCode >= 400 {
-                        logger.log(
-                            .warning,
-                            "beacons: \(beacon.event) for ad \(beacon.adID) answered HTTP \(response.statusCode)")
-                    }
-                    stats.delivered += 1
-                    return .delivered
-                }
-            } catch {
-                if Task.isCancelled { return .cancelled }
-            }
-            attempt += 1
-            stats.retried += 1
-            let ceiling = min(policy.maxRetryDelay, policy.initialRetryDelay * pow(2, Double(attempt - 1)))
-            let delay = ceiling * (0.5 + 0.5 * jitter())
-            do { try await clock.sleep(for: delay) } catch { return .cancelled }
+    /// Adds beacons; true when the inbox was empty (the caller wakes the queue).
+    func put(_ new: [Beacon]) -> Bool {
+        lock.withLock {
+            guard !closed else { return false }
+            let wasEmpty = beacons.isEmpty
+            beacons.append(contentsOf: new)
+            return wasEmpty
+        }
+    }
+
+    func takeAll() -> [Beacon] {
+        lock.withLock {
+            defer { beacons = [] }
+            return beacons
+        }
+    }
+
+    func close() {
+        lock.withLock {
+            closed = true
+            beacons = []
         }
     }
 }

@@ -74,17 +74,42 @@ public struct AdUIStrings: Sendable, Hashable {
     }
 
     /// Fills `%@`, `%1$@`… placeholders itself rather than through
-    /// `String(format:)`, so every platform formats the same.
+    /// `String(format:)`, so every platform formats the same: `%N$@` is
+    /// argument N, each `%@` the next argument in turn; a placeholder with
+    /// no argument stays as written. One pass over the UTF-8 bytes (the
+    /// placeholders are ASCII), without Foundation: a stream's countdown is
+    /// formatted every second of every ad.
     static func format(_ template: String, _ arguments: [String]) -> String {
-        var result = template
-        for (index, argument) in arguments.enumerated() {
-            result = result.replacingOccurrences(of: "%\(index + 1)$@", with: argument)
+        let bytes = Array(template.utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + arguments.reduce(0) { $0 + $1.utf8.count })
+        var next = 0
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "%"), index + 1 < bytes.count else {
+                result.append(bytes[index])
+                index += 1
+                continue
+            }
+            if bytes[index + 1] == UInt8(ascii: "@"), next < arguments.count {
+                result.append(contentsOf: arguments[next].utf8)
+                next += 1
+                index += 2
+                continue
+            }
+            let digit = bytes[index + 1]
+            if digit >= UInt8(ascii: "1"), digit <= UInt8(ascii: "9"), index + 3 < bytes.count,
+                bytes[index + 2] == UInt8(ascii: "$"), bytes[index + 3] == UInt8(ascii: "@"),
+                Int(digit - UInt8(ascii: "0")) <= arguments.count
+            {
+                result.append(contentsOf: arguments[Int(digit - UInt8(ascii: "1"))].utf8)
+                index += 4
+                continue
+            }
+            result.append(bytes[index])
+            index += 1
         }
-        for argument in arguments {
-            guard let range = result.range(of: "%@") else { break }
-            result.replaceSubrange(range, with: argument)
-        }
-        return result
+        return String(decoding: result, as: UTF8.self)
     }
 }
 

@@ -56,8 +56,10 @@ final class PlaySession: AdsManagerDelegate {
             }
         }
         let manager: AdsManager
-        do {
-            manager = try await loader.loadAds(with: request).adsManager
+        do throws(AdError) {
+            // An ads load always hands back an ads manager (a stream load, a stream manager).
+            guard let loaded = try await loader.loadAds(with: request).adsManager else { return 1 }
+            manager = loaded
         } catch {
             output.failure("could not load ads: error \(error.code.rawValue): \(error.message)")
             return 1

@@ -1,8 +1,11 @@
 import Foundation
+internal import InterludeFormatting
 
 /// ISO 8601 dates as PROGRAM-DATE-TIME and DATERANGE write them
 /// (`2019-02-14T02:13:36.106Z`, `…+01:00`), read and written by hand because
-/// `ISO8601DateFormatter` is slow and not `Sendable` on every platform.
+/// `ISO8601DateFormatter` is slow and not `Sendable` on every platform. The
+/// writer is the package's one ISO 8601 writer, shared with the VAST
+/// `[TIMESTAMP]` macro and the beacon collector.
 public enum HLSDateFormat {
     /// Reads `YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh[:]mm)`; nil when malformed.
     public static func parse(_ text: String) -> Date? {
@@ -67,31 +70,8 @@ public enum HLSDateFormat {
             }
         }
         guard index == bytes.count else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilDate.days(year: year, month: month, day: day)
         let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds) + fraction
         return Date(timeIntervalSince1970: seconds)
-    }
-
-    // Howard Hinnant's days_from_civil / civil_from_days: exact for the
-    // proleptic Gregorian calendar with no Calendar object.
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex + (monthIndex < 10 ? 3 : -9)
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

@@ -71,8 +71,9 @@ struct SCTE35BitWriter {
 }
 
 /// CRC-32/MPEG-2 (polynomial 0x04C11DB7, initial 0xFFFFFFFF, no reflection),
-/// the checksum SCTE 35 section 9.6 puts at the end of a section.
-enum SCTE35CRC {
+/// the checksum SCTE 35 section 9.6 puts at the end of a section. Package
+/// access: `interlude inspect --scte35` reports a bad CRC with the right one.
+package enum SCTE35CRC {
     private static let table: [UInt32] = (0..<256).map { index in
         var crc = UInt32(index) << 24
         for _ in 0..<8 {
@@ -81,7 +82,7 @@ enum SCTE35CRC {
         return crc
     }
 
-    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+    package static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc = (crc << 8) ^ table[Int((crc >> 24) ^ UInt32(byte))]

@@ -46,10 +46,16 @@ public struct AdSegment: Sendable, Hashable {
     public var uri: String
     /// The duration in seconds (the EXTINF value).
     public var duration: Double
+    /// True when the segment's timestamps do not follow the segment before
+    /// it in the same ad or slate run (a slate that loops): an
+    /// `EXT-X-DISCONTINUITY` goes before it. The first segment of each ad
+    /// gets one anyway. Default false.
+    public var isDiscontinuity: Bool
 
-    /// Creates an ad segment.
-    public init(uri: String, duration: Double) {
+    /// Creates an ad segment; `isDiscontinuity` defaults to false.
+    public init(uri: String, duration: Double, isDiscontinuity: Bool = false) {
         self.uri = uri
         self.duration = duration
+        self.isDiscontinuity = isDiscontinuity
     }
 }

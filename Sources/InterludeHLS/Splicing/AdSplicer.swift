@@ -195,8 +195,10 @@ public struct AdSplicer: Sendable, Hashable {
             for (segmentIndex, adSegment) in ad.segments.enumerated() {
                 var tags: [HLSTag] = []
                 tags.reserveCapacity(adIndex == 0 && segmentIndex == 0 ? markers.tags.count + 4 : 2)
-                if segmentIndex == 0 {
+                if segmentIndex == 0 || adSegment.isDiscontinuity {
                     tags.append(HLSTag(HLSTagName.discontinuity))
+                }
+                if segmentIndex == 0 {
                     if adIndex == 0 {
                         if let date, !markers.tags.contains(where: { $0.hasName(HLSTagName.programDateTime) }) {
                             tags.append(HLSTag(HLSTagName.programDateTime, .text(HLSDateFormat.format(date))))

@@ -41,7 +41,8 @@ struct BreakLayout {
                 for (index, segment) in ad.segments.enumerated() {
                     guard
                         append(
-                            segment, startsRun: index == 0, mapURI: ad.mapURI, limit: limit, tolerance: tolerance,
+                            segment, startsRun: index == 0 || segment.isDiscontinuity, mapURI: ad.mapURI, limit: limit,
+                            tolerance: tolerance,
                             last: &duration)
                     else {
                         podFits = false
@@ -61,7 +62,8 @@ struct BreakLayout {
                     for (index, segment) in unit.enumerated() {
                         guard
                             append(
-                                segment, startsRun: index == 0, mapURI: nil, limit: limit, tolerance: tolerance,
+                                segment, startsRun: index == 0 || segment.isDiscontinuity, mapURI: nil, limit: limit,
+                                tolerance: tolerance,
                                 last: &duration)
                         else { break slate }
                     }
@@ -73,7 +75,9 @@ struct BreakLayout {
         guard remainder > tolerance else { return }
         for (index, segment) in window.slate(remainder, for: record.request, from: pods).enumerated() {
             // The remainder's slate is what closes the break: it goes in whole.
-            _ = append(segment, startsRun: index == 0, mapURI: nil, limit: .infinity, tolerance: 0, last: &duration)
+            _ = append(
+                segment, startsRun: index == 0 || segment.isDiscontinuity, mapURI: nil, limit: .infinity, tolerance: 0,
+                last: &duration)
         }
     }
 

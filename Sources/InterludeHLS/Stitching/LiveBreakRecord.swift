@@ -101,14 +101,19 @@ public struct LiveStitchState: Sendable, Hashable, Codable {
     public init() {}
 
     /// Adds what `other` knows and this state does not: breaks it recorded
-    /// (and ends it found), and its folding when it folded further. Two
+    /// (and ends it found, or anchors nearer the live edge for breaks still
+    /// open), and its folding when it folded further. Two
     /// processes that stitched the same stream concurrently merge to the
     /// state either would have reached alone.
     public mutating func merge(_ other: LiveStitchState) {
         if other.settled.throughSequence > settled.throughSequence { settled = other.settled }
         var byStart: [UInt64: LiveBreakRecord] = [:]
         for record in breaks + other.breaks where record.originStart >= settled.throughSequence {
-            if let existing = byStart[record.originStart], existing.end != nil || record.end == nil { continue }
+            if let existing = byStart[record.originStart] {
+                // An ended record wins; between open ones, the anchor nearer the live edge.
+                if existing.end != nil { continue }
+                if record.end == nil, record.anchor.sequence <= existing.anchor.sequence { continue }
+            }
             byStart[record.originStart] = record
         }
         breaks = byStart.values.sorted { $0.originStart < $1.originStart }

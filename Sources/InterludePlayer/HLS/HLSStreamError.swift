@@ -86,6 +86,8 @@ public struct HLSStreamError: Error, Sendable, Hashable, CustomStringConvertible
                 .notHLS, "\(what) \(url.absoluteString) uses \(scheme), not http or https", url: url)
         case .tooManyRedirects:
             return HLSStreamError(.unreachable, "\(what) \(url.absoluteString) redirected too many times", url: url)
+        case .cancelled:
+            return HLSStreamError(.unreachable, "\(what) \(url.absoluteString): the request was cancelled", url: url)
         }
     }
 

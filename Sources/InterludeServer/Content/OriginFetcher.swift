@@ -59,6 +59,8 @@ public struct OriginFetcher: Sendable {
             switch error {
             case .timedOut:
                 throw OriginError(.timedOut, "\(item): the origin \(url) did not answer within \(timeout) s")
+            case .cancelled:
+                throw OriginError(.unreachable, "\(item): the fetch from the origin \(url) was cancelled")
             case .responseTooLarge(let limit):
                 throw OriginError(.tooLarge, "\(item): the origin \(url) answered more than \(limit) bytes")
             case .unreachable(let reason):

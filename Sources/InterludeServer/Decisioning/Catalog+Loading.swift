@@ -92,6 +92,7 @@ extension Catalog {
             }
         }
         try content.validate(source: source)
+        try podServing.validate(in: self, source: source)
     }
 
     /// Ids and file names that are safe in URLs and paths.

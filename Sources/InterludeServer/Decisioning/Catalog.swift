@@ -10,14 +10,21 @@ public struct Catalog: Sendable, Hashable, Codable {
     public var adRules: AdRules
     /// Stream content (ladder, VOD titles, live channels); default ``ContentCatalog/builtIn``.
     public var content: ContentCatalog
+    /// Pod-serving networks, streams and pod rules. Default
+    /// ``PodServingCatalog/defaults(for:)`` of the content.
+    public var podServing: PodServingCatalog
 
-    public init(creatives: [CatalogCreative], adRules: AdRules = AdRules(), content: ContentCatalog = .builtIn) {
+    public init(
+        creatives: [CatalogCreative], adRules: AdRules = AdRules(), content: ContentCatalog = .builtIn,
+        podServing: PodServingCatalog? = nil
+    ) {
         self.creatives = creatives
         self.adRules = adRules
         self.content = content
+        self.podServing = podServing ?? .defaults(for: content)
     }
 
-    private enum CodingKeys: String, CodingKey { case creatives, adRules, content }
+    private enum CodingKeys: String, CodingKey { case creatives, adRules, content, podServing }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -25,6 +32,12 @@ public struct Catalog: Sendable, Hashable, Codable {
         // No rules: a single pre-roll, so /vmap still has something to serve.
         adRules = try container.decodeIfPresent(AdRules.self, forKey: .adRules) ?? AdRules()
         content = try container.decodeIfPresent(ContentCatalog.self, forKey: .content) ?? .builtIn
+        podServing =
+            container.contains(.podServing)
+            ? try PodServingCatalog(
+                from: container.nestedContainer(keyedBy: PodServingCatalog.CodingKeys.self, forKey: .podServing),
+                content: content)
+            : .defaults(for: content)
     }
 
     /// The creative with this id.

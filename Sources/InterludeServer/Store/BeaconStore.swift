@@ -1,4 +1,5 @@
 import Foundation
+internal import InterludeFormatting
 
 /// The beacon collector's storage: one SQLite table in WAL mode.
 ///
@@ -6,11 +7,22 @@ import Foundation
 /// 204 goes out at once; a dedicated writer queue inserts each batch in one
 /// transaction. Reads and ``close()`` flush first, so everything recorded is
 /// visible to the next read and nothing recorded is lost on shutdown.
+///
+/// A batch whose write fails (a full disk, a database locked by another
+/// process) is logged and kept, ahead of what arrived since, and written
+/// again after a delay that doubles up to 30 s: a beacon that was answered
+/// 204 is never dropped while the process runs. What waits is bounded
+/// (``maxPending``): past it ``record(_:)`` refuses, and `/track` answers 503
+/// with `Retry-After`, so players retry later instead of losing the beacon.
 public final class BeaconStore: Sendable {
     private struct Pending {
         var beacons: [IncomingBeacon] = []
+        /// Beacons of the batch being written (not on disk yet either).
+        var inFlight = 0
         var flushScheduled = false
         var closed = false
+        /// Seconds before the next retry after a failed write; nil while writes succeed.
+        var retryDelay: TimeInterval?
     }
 
     /// The connection, confined to the writer queue.
@@ -26,12 +38,24 @@ public final class BeaconStore: Sendable {
     private let writer = DispatchQueue(label: "interlude.beacons.writer")
     private let confined: Confined
     private let pending = Locked(Pending())
+    private let logger: any ServerLogger
+    private let firstRetryDelay: TimeInterval
     /// The database file.
     public let path: String
+    /// Beacons recorded and not yet written, at most; more are refused.
+    public let maxPending: Int
 
-    /// Opens (creating if needed) the store at `path`.
-    public init(path: String) throws(StoreError) {
+    /// Opens (creating if needed) the store at `path`. Failed writes are
+    /// logged to `logger`; at most `maxPending` beacons (default 50,000) wait
+    /// for the disk; a failed write is first retried after `retryDelay` seconds.
+    public init(
+        path: String, logger: any ServerLogger = SilentLogger(), maxPending: Int = 50_000,
+        retryDelay: TimeInterval = 0.5
+    ) throws(StoreError) {
         self.path = path
+        self.logger = logger
+        self.maxPending = max(1, maxPending)
+        self.firstRetryDelay = retryDelay
         let connection = try SQLiteConnection(path: path)
         let mode = try connection.scalarText("PRAGMA journal_mode=WAL")
         guard mode?.lowercased() == "wal" else {
@@ -61,16 +85,19 @@ public final class BeaconStore: Sendable {
         confined = Confined(connection: connection, insert: insert)
     }
 
-    /// Queues a beacon for storage; returns at once. Beacons recorded after
-    /// ``close()`` are dropped (the server stops taking requests first).
-    public func record(_ beacon: IncomingBeacon) {
-        let needsFlush = pending.withLock { state -> Bool in
-            guard !state.closed else { return false }
+    /// Queues a beacon for storage; returns at once. False, and nothing
+    /// queued, when ``maxPending`` beacons already wait for the disk or the
+    /// store is closed (the server stops taking requests first).
+    @discardableResult
+    public func record(_ beacon: IncomingBeacon) -> Bool {
+        let (accepted, needsFlush) = pending.withLock { state -> (Bool, Bool) in
+            guard !state.closed, state.beacons.count + state.inFlight < maxPending else { return (false, false) }
             state.beacons.append(beacon)
             defer { state.flushScheduled = true }
-            return !state.flushScheduled
+            return (true, !state.flushScheduled)
         }
         if needsFlush { writer.async { [self] in try? writeBatch() } }
+        return accepted
     }
 
     /// Writes everything recorded so far; returns when it is on disk.
@@ -90,16 +117,15 @@ public final class BeaconStore: Sendable {
             defer { statement.finalize() }
             statement.bind(1, session)
             var beacons: [Beacon] = []
-            // One decoder and one formatter per read, not per row.
+            // One decoder per read, not per row.
             let decoder = JSONDecoder()
-            let formatter = Self.iso8601Formatter()
             while try statement.step() {
                 let macrosJSON = Data((statement.text(5) ?? "{}").utf8)
                 beacons.append(
                     Beacon(
                         id: statement.int64(0), session: statement.text(1) ?? "", ad: statement.text(2) ?? "",
                         event: statement.text(3) ?? "",
-                        receivedAt: formatter.string(
+                        receivedAt: ISO8601Timestamp.string(
                             from: Date(timeIntervalSince1970: Double(statement.int64(4)) / 1000)),
                         macros: (try? decoder.decode([String: String].self, from: macrosJSON)) ?? [:],
                         query: statement.text(6) ?? "", idempotencyKey: statement.text(7)))
@@ -126,7 +152,15 @@ public final class BeaconStore: Sendable {
         }
         guard !wasClosed else { return }
         writer.sync {
-            try? writeBatch(ignoringClosed: true)
+            do {
+                try writeBatch(ignoringClosed: true)
+            } catch {
+                let lost = pending.withLock { state -> Int in
+                    defer { state.beacons = [] }
+                    return state.beacons.count
+                }
+                logger.message(.error, "beacons: \(lost) beacon(s) lost at shutdown, the last write failed: \(error)")
+            }
             confined.insert.finalize()
             confined.connection.close()
         }
@@ -145,6 +179,7 @@ public final class BeaconStore: Sendable {
         let batch = pending.withLock { state -> [IncomingBeacon]? in
             if state.closed && !ignoringClosed { return nil }
             defer {
+                state.inFlight = state.beacons.count
                 state.beacons = []
                 state.flushScheduled = false
             }
@@ -152,6 +187,40 @@ public final class BeaconStore: Sendable {
         }
         guard let batch else { throw StoreError("beacon store is closed") }
         guard !batch.isEmpty else { return }
+        do {
+            try insert(batch)
+        } catch {
+            keep(batch, after: error)
+            throw error
+        }
+        pending.withLock { state in
+            state.inFlight = 0
+            state.retryDelay = nil
+        }
+    }
+
+    /// Puts a batch whose write failed back in front of what arrived since,
+    /// logs it and schedules the next attempt (the delay doubles up to 30 s).
+    private func keep(_ batch: [IncomingBeacon], after error: StoreError) {
+        let (delay, schedules) = pending.withLock { state -> (TimeInterval, Bool) in
+            state.beacons = batch + state.beacons
+            state.inFlight = 0
+            let delay = state.retryDelay.map { min($0 * 2, 30) } ?? firstRetryDelay
+            state.retryDelay = delay
+            // A write will run anyway when one is already scheduled (or the store is closing).
+            let schedules = !state.flushScheduled && !state.closed
+            state.flushScheduled = true
+            return (delay, schedules)
+        }
+        logger.message(
+            .error, "beacons: writing \(batch.count) beacon(s) failed (\(error)); kept, next attempt in \(delay) s")
+        if schedules {
+            writer.asyncAfter(deadline: .now() + delay) { [self] in try? writeBatch() }
+        }
+    }
+
+    /// Inserts `batch` in one transaction (all or nothing).
+    private func insert(_ batch: [IncomingBeacon]) throws(StoreError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let insert = confined.insert
@@ -175,12 +244,5 @@ public final class BeaconStore: Sendable {
             try? confined.connection.execute("ROLLBACK")
             throw error
         }
-    }
-
-    /// `2026-11-29T23:24:26.123Z`, as beacons are reported.
-    static func iso8601Formatter() -> ISO8601DateFormatter {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
     }
 }

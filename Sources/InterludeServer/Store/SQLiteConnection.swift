@@ -60,6 +60,9 @@ final class SQLiteConnection {
     }
 
     var lastError: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "database closed" }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { handle.map { Int(sqlite3_changes($0)) } ?? 0 }
 }
 
 /// A prepared statement.
@@ -97,6 +100,8 @@ struct SQLiteStatement {
     }
 
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
 
     func finalize() { sqlite3_finalize(statement) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+internal import InterludeFormatting
 
 /// Fills VAST macros in URL templates.
 ///
@@ -119,20 +120,6 @@ public struct VASTMacroFiller: Sendable {
     /// `2026-11-29T21:10:20.123+01:00`: ISO 8601 with milliseconds and the
     /// zone offset (`Z` is not used so every value has the same shape).
     public static func iso8601(_ date: Date, in timeZone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        let wholeSeconds = date.timeIntervalSince1970.rounded(.down)
-        let millis = min(999, Int(((date.timeIntervalSince1970 - wholeSeconds) * 1000).rounded()))
-        let offsetSeconds = timeZone.secondsFromGMT(for: date)
-        let sign = offsetSeconds < 0 ? "-" : "+"
-        let offsetMinutes = abs(offsetSeconds) / 60
-        func pad(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return pad(parts.year ?? 0, 4) + "-" + pad(parts.month ?? 0, 2) + "-" + pad(parts.day ?? 0, 2) + "T"
-            + pad(parts.hour ?? 0, 2) + ":" + pad(parts.minute ?? 0, 2) + ":" + pad(parts.second ?? 0, 2) + "."
-            + pad(millis, 3) + sign + pad(offsetMinutes / 60, 2) + ":" + pad(offsetMinutes % 60, 2)
+        ISO8601Timestamp.string(from: date, utcOffset: timeZone.secondsFromGMT(for: date))
     }
 }

@@ -1,3 +1,5 @@
+internal import InterludeFormatting
+
 /// A time value from a VAST or VMAP document (`HH:MM:SS` or
 /// `HH:MM:SS.mmm`), held as whole milliseconds so that it compares and
 /// round-trips exactly.
@@ -110,8 +112,6 @@ public enum VASTOffset: Hashable, Sendable, CustomStringConvertible {
     public var description: String { formatted }
 }
 
-/// Formats a number without a trailing `.0` when it is whole.
-func formatNumber(_ value: Double) -> String {
-    if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-    return String(value)
-}
+/// Formats a number as documents write it (whole numbers without `.0`,
+/// others in the shortest form that reads back the same).
+func formatNumber(_ value: Double) -> String { DecimalText.string(value) }

@@ -6,6 +6,10 @@ struct DocumentReader {
     let tree: XMLTree
     let mode: VASTParser.Mode
     var diagnostics: [VASTDiagnostic] = []
+    /// Where each located diagnostic's element starts (index into
+    /// ``diagnostics``, byte offset): lines and columns are filled in one
+    /// pass at the end, not by a scan from the start per finding.
+    private var pendingLocations: [(diagnostic: Int, offset: Int)] = []
 
     init(tree: XMLTree, mode: VASTParser.Mode) {
         self.tree = tree
@@ -26,6 +30,7 @@ struct DocumentReader {
         case let name:
             throw error(.unsupportedVersion, "root element <\(name)> is neither VAST nor VMAP", at: root)
         }
+        resolveLocations()
         if mode == .strict, let first = diagnostics.first(where: { $0.severity == .error }) {
             throw VASTError(
                 code: first.code, message: first.message, line: first.line, column: first.column,
@@ -42,19 +47,28 @@ struct DocumentReader {
     }
 
     mutating func warn(_ code: VASTErrorCode, _ message: String, at element: Int) {
-        let location = tree.location(ofOffset: tree.elements[element].offset)
-        diagnostics.append(
-            VASTDiagnostic(
-                severity: .warning, code: code, message: message, line: location.line, column: location.column))
+        append(VASTDiagnostic(severity: .warning, code: code, message: message), at: element)
     }
 
     /// A schema violation: an error in strict mode, a warning in lenient mode.
     mutating func violation(_ message: String, at element: Int, code: VASTErrorCode = .schemaValidationError) {
-        let location = tree.location(ofOffset: tree.elements[element].offset)
-        diagnostics.append(
-            VASTDiagnostic(
-                severity: mode == .strict ? .error : .warning, code: code, message: message,
-                line: location.line, column: location.column))
+        append(VASTDiagnostic(severity: mode == .strict ? .error : .warning, code: code, message: message), at: element)
+    }
+
+    private mutating func append(_ diagnostic: VASTDiagnostic, at element: Int) {
+        pendingLocations.append((diagnostics.count, tree.elements[element].offset))
+        diagnostics.append(diagnostic)
+    }
+
+    /// Fills in the line and column of every diagnostic added since the last call.
+    private mutating func resolveLocations() {
+        guard !pendingLocations.isEmpty else { return }
+        let locations = XMLTree.locations(ofOffsets: pendingLocations.map(\.offset), in: tree.source)
+        for (pending, location) in zip(pendingLocations, locations) {
+            diagnostics[pending.diagnostic].line = location.line
+            diagnostics[pending.diagnostic].column = location.column
+        }
+        pendingLocations.removeAll()
     }
 
     // MARK: - Element access
@@ -127,13 +141,15 @@ struct DocumentReader {
             let child = Int(child)
             let childName = name(child)
             guard childName == "Extension" || childName == "CreativeExtension" else { continue }
+            // VAST's `type` is the unprefixed one; others (`xsi:type`) keep their qualified names.
             var attributes: [String: String] = [:]
-            for attribute in tree.attributes(of: child) where attribute.name != "type" {
-                attributes[attribute.name] = attribute.value
+            for attribute in tree.attributes(of: child) where attribute.prefix != nil || attribute.name != "type" {
+                attributes[attribute.qualifiedName] = attribute.value
             }
             result.append(
                 VASTExtension(
-                    type: attribute("type", child), attributes: attributes, rawXML: tree.rawContent(of: child)))
+                    type: tree.unprefixedAttribute("type", of: child), attributes: attributes,
+                    rawXML: tree.rawContent(of: child)))
         }
         return result
     }

@@ -27,9 +27,17 @@ struct XMLTree: Sendable {
         var contentEnd: Int
     }
 
+    /// An attribute by local name, with the prefix it was written with:
+    /// `xsi:type` and `type` are two attributes (XML 1.0 §3.1 forbids only
+    /// the same qualified name twice).
     struct Attribute: Sendable, Hashable {
         var name: String
         var value: String
+        /// The namespace prefix (`xsi` of `xsi:type`); nil when unprefixed.
+        var prefix: String? = nil
+
+        /// `prefix:name`, or the name alone.
+        var qualifiedName: String { prefix.map { "\($0):\(name)" } ?? name }
     }
 
     var elements: [Element] = []
@@ -53,8 +61,22 @@ struct XMLTree: Sendable {
         return attributes[start..<(start + Int(node.attributeCount))]
     }
 
+    /// The attribute with this local name: the unprefixed one (VAST's
+    /// attributes are unprefixed), else the first prefixed one, since some
+    /// servers qualify VAST attributes (`vast:event`).
     func attribute(_ name: String, of element: Int) -> String? {
+        var prefixed: String?
         for attribute in attributes(of: element) where attribute.name == name {
+            if attribute.prefix == nil { return attribute.value }
+            if prefixed == nil { prefixed = attribute.value }
+        }
+        return prefixed
+    }
+
+    /// The unprefixed attribute with this name only (`type` of an
+    /// `<Extension>`, which `xsi:type` must not stand in for).
+    func unprefixedAttribute(_ name: String, of element: Int) -> String? {
+        for attribute in attributes(of: element) where attribute.name == name && attribute.prefix == nil {
             return attribute.value
         }
         return nil
@@ -79,9 +101,37 @@ struct XMLTree: Sendable {
             .trimmingXMLWhitespace()
     }
 
-    /// 1-based line and column of a byte offset.
+    /// 1-based line and column of a byte offset (one scan from the start:
+    /// for many offsets use ``locations(ofOffsets:in:)``).
     func location(ofOffset offset: Int) -> (line: Int, column: Int) {
         XMLTree.location(ofOffset: offset, in: source)
+    }
+
+    /// 1-based lines and columns of many byte offsets, in their order, from
+    /// one pass over the bytes: O(bytes + offsets × log offsets), however
+    /// many a document has (a lenient parse may report thousands of findings).
+    static func locations(ofOffsets offsets: [Int], in bytes: [UInt8]) -> [(line: Int, column: Int)] {
+        var result = [(line: Int, column: Int)](repeating: (1, 1), count: offsets.count)
+        let order = offsets.indices.sorted { offsets[$0] < offsets[$1] }
+        var line = 1
+        var column = 1
+        var index = 0
+        for position in order {
+            let end = min(max(offsets[position], 0), bytes.count)
+            while index < end {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else if byte & 0xC0 != 0x80 {
+                    // Columns count characters, not bytes: a continuation byte adds none.
+                    column += 1
+                }
+                index += 1
+            }
+            result[position] = (line, column)
+        }
+        return result
     }
 
     static func location(ofOffset offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {

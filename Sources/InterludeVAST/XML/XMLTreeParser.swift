@@ -171,13 +171,17 @@ struct XMLTreeParser {
             cursor.position += 1
             cursor.skipWhitespace()
             let value = try readAttributeValue(&cursor)
-            let name = localName(attributeName)
             // Namespace declarations are not data.
             if attributeName.starts(with: xmlnsBytes) { continue }
-            if tree.attributes[attributeStart...].contains(where: { $0.name == name }) {
-                throw XMLSyntaxError(message: "attribute '\(name)' appears twice", offset: nameOffset)
+            let name = localName(attributeName)
+            let prefix = self.prefix(attributeName)
+            // Only the same qualified name twice is malformed: `xsi:type` and `type` are two attributes.
+            if tree.attributes[attributeStart...].contains(where: { $0.name == name && $0.prefix == prefix }) {
+                throw XMLSyntaxError(
+                    message: "attribute '\(String(decoding: attributeName, as: UTF8.self))' appears twice",
+                    offset: nameOffset)
             }
-            tree.attributes.append(XMLTree.Attribute(name: name, value: value))
+            tree.attributes.append(XMLTree.Attribute(name: name, value: value, prefix: prefix))
         }
         let selfClosing = cursor.bytes[cursor.position - 2] == UInt8(ascii: "/")
         let index = Int32(tree.elements.count)
@@ -344,6 +348,12 @@ struct XMLTreeParser {
         case let name:
             throw XMLSyntaxError(message: "unknown entity &\(name); (no DTD entities are allowed)", offset: start)
         }
+    }
+
+    /// The prefix of a qualified name (`xsi` of `xsi:type`), nil when there is none.
+    private func prefix(_ qualified: ArraySlice<UInt8>) -> String? {
+        guard let colon = qualified.lastIndex(of: UInt8(ascii: ":")) else { return nil }
+        return String(decoding: qualified[..<colon], as: UTF8.self)
     }
 
     private func localName(_ qualified: ArraySlice<UInt8>) -> String {

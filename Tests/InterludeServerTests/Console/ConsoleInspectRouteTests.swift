@@ -1,5 +1,6 @@
 import Foundation
 import InterludeInspection
+import InterludeServerTestSupport
 import InterludeTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import InterludeHLS
+import InterludeServerTestSupport
 import InterludeTestSupport
 import Testing
 
@@ -34,7 +35,10 @@ struct StreamMediaTests {
         }
     }()
 
-    func media() throws -> Built { try Self.built.get() }
+    /// The build, waited for on a thread of its own (it takes a minute of ffmpeg).
+    static let building = Task { try await onOwnThread { try built.get() } }
+
+    func media() async throws -> Built { try await Self.building.value }
 
     /// Every rendition of every kind, with its label.
     func renditions(_ built: Built) -> [(label: String, profile: EncodingProfile, segments: [SegmentFile])] {
@@ -51,8 +55,8 @@ struct StreamMediaTests {
         return result
     }
 
-    @Test func everythingIsMadeAndTheLibraryIsComplete() throws {
-        let built = try media()
+    @Test func everythingIsMadeAndTheLibraryIsComplete() async throws {
+        let built = try await media()
         #expect(built.library.isComplete)
         #expect(built.firstBuild.made == built.plan.renditions.count + built.plan.mediaSpecs.count)
         for (label, profile, segments) in renditions(built) {
@@ -60,8 +64,8 @@ struct StreamMediaTests {
         }
     }
 
-    @Test func conditionedAdsHaveTheContentRenditionsFormat() throws {
-        let built = try media()
+    @Test func conditionedAdsHaveTheContentRenditionsFormat() async throws {
+        let built = try await media()
         for profile in built.library.profiles {
             let content = try #require(built.library.vodTitle("test-film")?.renditions[profile.id]?.first)
             let reference = try FFmpegTool.probe(built.library.fileURL(for: content))
@@ -98,8 +102,8 @@ struct StreamMediaTests {
         }
     }
 
-    @Test func conditionedSegmentsDeclareTheTimedID3Stream() throws {
-        let built = try media()
+    @Test func conditionedSegmentsDeclareTheTimedID3Stream() async throws {
+        let built = try await media()
         for profile in built.library.profiles {
             var segments = built.library.slate(profile: profile.id, duration: 2.5)
             for id in ["test-ad-3s", "test-ad-5s", "test-ad-8s"] {
@@ -129,16 +133,16 @@ struct StreamMediaTests {
         #expect(summary.programMap.id3Stream == nil)
     }
 
-    @Test func everyRenditionDecodesWithoutError() throws {
-        let built = try media()
+    @Test func everyRenditionDecodesWithoutError() async throws {
+        let built = try await media()
         for (label, profile, segments) in renditions(built) {
             let errors = FFmpegTool.decodeErrors(segments.map(built.library.fileURL(for:)))
             #expect(errors.isEmpty, "\(label) \(profile.id): \(errors)")
         }
     }
 
-    @Test func theMultivariantStatesWhatFFprobeReads() throws {
-        let built = try media()
+    @Test func theMultivariantStatesWhatFFprobeReads() async throws {
+        let built = try await media()
         let title = try #require(built.library.vodTitle("test-film"))
         let channel = try #require(built.library.liveChannel("test-live"))
         for (multivariant, renditions) in [
@@ -172,8 +176,8 @@ struct StreamMediaTests {
         }
     }
 
-    @Test func segmentsStartAtTheirStatedPTSAndAreOneGOPEach() throws {
-        let built = try media()
+    @Test func segmentsStartAtTheirStatedPTSAndAreOneGOPEach() async throws {
+        let built = try await media()
         let segments = try #require(built.library.vodTitle("test-film")?.renditions["360p"])
         for segment in segments {
             let probe = try FFmpegTool.probe(built.library.fileURL(for: segment), countFrames: true)
@@ -185,8 +189,8 @@ struct StreamMediaTests {
         #expect(segments.map(\.duration) == [4, 4, 4, 4, 4, 4, 4, 2])
     }
 
-    @Test func slateTailsHoldTheirFramesAndTheRunIsContinuous() throws {
-        let built = try media()
+    @Test func slateTailsHoldTheirFramesAndTheRunIsContinuous() async throws {
+        let built = try await media()
         for duration in [0.1, 1.5, 2.967, 7.0] {
             let segments = built.library.slate(profile: "180p", duration: duration)
             let last = try #require(segments.last)
@@ -200,8 +204,8 @@ struct StreamMediaTests {
         for index in 1..<run.count { #expect(run[index].continues(after: run[index - 1])) }
     }
 
-    @Test func aSecondBuildMakesNothingAndAServerReusesIt() throws {
-        let built = try media()
+    @Test func aSecondBuildMakesNothingAndAServerReusesIt() async throws {
+        let built = try await media()
         let builder = try MediaBuilder.system(dataDirectory: built.directory.url)
         let missing = builder.missing(built.plan)
         #expect(missing.specs.isEmpty && missing.renditions.isEmpty)

@@ -1,4 +1,5 @@
 import Foundation
+internal import InterludeFormatting
 import InterludeVAST
 
 /// `GET /api/console/sessions/{id}`: a client-side session's beacons in
@@ -53,13 +54,12 @@ struct ClientSessionReport: Encodable, Sendable {
     static let progress = ["firstQuartile", "midpoint", "thirdQuartile", "complete"]
 
     init(
-        session: String, served: SessionDocuments.Served?, beacons: [Beacon], decisioner: AdDecisioner,
-        formatter: ISO8601DateFormatter
+        session: String, served: SessionDocuments.Served?, beacons: [Beacon], decisioner: AdDecisioner
     ) {
         self.session = session
         self.beacons = beacons
         document = served?.route
-        servedAt = served.map { formatter.string(from: $0.servedAt) }
+        servedAt = served.map { ISO8601Timestamp.string(from: $0.servedAt) }
         breaks = served.map { Self.breaks(of: $0, session: session, decisioner: decisioner) } ?? []
         documentURL = served.map { served in
             let query = served.options.queryParameters.map { "\($0.0)=\(ServerLinks.encode($0.1))" }

@@ -1,4 +1,5 @@
 import Foundation
+internal import InterludeFormatting
 
 /// Client-side sessions for the console: those the collector has beacons
 /// of and those this process served a document to.
@@ -36,15 +37,14 @@ final class ConsoleSessions: Sendable {
         } catch {
             throw HTTPError(status: 503, message: error.message)
         }
-        let formatter = BeaconStore.iso8601Formatter()
         var entries: [String: (Date, Listing.Entry)] = [:]
         for (session, served) in documents.recent(limit: limit) {
             entries[session] = (
                 served.servedAt,
                 Listing.Entry(
                     session: session, document: served.route, beacons: 0, errors: 0,
-                    servedAt: formatter.string(from: served.servedAt),
-                    lastActivityAt: formatter.string(from: served.servedAt))
+                    servedAt: ISO8601Timestamp.string(from: served.servedAt),
+                    lastActivityAt: ISO8601Timestamp.string(from: served.servedAt))
             )
         }
         for summary in summaries {
@@ -54,8 +54,8 @@ final class ConsoleSessions: Sendable {
                 last,
                 Listing.Entry(
                     session: summary.session, document: served?.route, beacons: summary.beacons,
-                    errors: summary.errors, servedAt: served.map { formatter.string(from: $0.servedAt) },
-                    lastActivityAt: formatter.string(from: last))
+                    errors: summary.errors, servedAt: served.map { ISO8601Timestamp.string(from: $0.servedAt) },
+                    lastActivityAt: ISO8601Timestamp.string(from: last))
             )
         }
         let sorted = entries.values.sorted { ($0.0, $0.1.session) > ($1.0, $1.1.session) }
@@ -76,7 +76,6 @@ final class ConsoleSessions: Sendable {
             throw .notFound("no session '\(session)': nothing was served to it and no beacon of it arrived")
         }
         return ClientSessionReport(
-            session: session, served: served, beacons: beacons, decisioner: decisioner,
-            formatter: BeaconStore.iso8601Formatter())
+            session: session, served: served, beacons: beacons, decisioner: decisioner)
     }
 }

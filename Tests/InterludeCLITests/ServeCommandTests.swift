@@ -1,5 +1,6 @@
 import Foundation
 import InterludeCLI
+import InterludeServerTestSupport
 import InterludeTestSupport
 import Testing
 

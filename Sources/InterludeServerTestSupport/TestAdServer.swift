@@ -1,19 +1,6 @@
 import Foundation
 import InterludeServer
-
-/// A fresh directory under the system temporary directory, removed by ``remove()``.
-public struct TemporaryDirectory: Sendable {
-    /// The directory.
-    public let url: URL
-
-    public init(prefix: String = "interlude-server-test") {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    /// Deletes the directory and everything in it.
-    public func remove() { try? FileManager.default.removeItem(at: url) }
-}
+import InterludeTestSupport
 
 /// Starts an ``AdServer`` in-process on an ephemeral loopback port with a
 /// tiny catalog whose media are small files written by the test (no ffmpeg).

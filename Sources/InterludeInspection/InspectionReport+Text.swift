@@ -1,16 +1,17 @@
 import Foundation
-import InterludeInspection
+internal import InterludeFormatting
 
 extension InspectionReport {
-    /// The report as an indented tree for people.
-    func text() -> String {
+    /// The report as an indented tree for people; `verbose` adds every URL
+    /// and attribute under each ad (what the JSON holds).
+    package func text(verbose: Bool = false) -> String {
         var lines: [String] = hopLines()
         if let resolvedAds {
             lines.append("\(resolvedAds.count) ad(s) after wrapper resolution:")
-            lines.append(contentsOf: InspectionReport.VASTReport.adLines(resolvedAds, indent: "  "))
+            lines.append(contentsOf: InspectionReport.VASTReport.adLines(resolvedAds, indent: "  ", verbose: verbose))
         } else if let vast {
             lines.append("VAST \(vast.version.isEmpty ? "(no version)" : vast.version): \(vast.structureSummary)")
-            lines.append(contentsOf: vast.treeLines(indent: "  "))
+            lines.append(contentsOf: vast.treeLines(indent: "  ", verbose: verbose))
         } else if let vmap {
             lines.append(
                 "VMAP \(vmap.version.isEmpty ? "(no version)" : vmap.version): \(vmap.adBreaks.count) ad break(s)")
@@ -25,7 +26,7 @@ extension InspectionReport {
                 case "vastAdData":
                     if let vast = adBreak.vast {
                         lines.append("    source: embedded VAST \(vast.version): \(vast.structureSummary)")
-                        lines.append(contentsOf: vast.treeLines(indent: "      "))
+                        lines.append(contentsOf: vast.treeLines(indent: "      ", verbose: verbose))
                     }
                 case "customAdData": lines.append("    source: custom ad data")
                 default: lines.append("    source: none")
@@ -33,6 +34,10 @@ extension InspectionReport {
                 if !adBreak.trackingEvents.isEmpty {
                     lines.append("    break tracking: \(countsText(adBreak.trackingEvents))")
                 }
+                if verbose { lines.append(contentsOf: adBreak.detailLines(indent: "    ")) }
+            }
+            if verbose {
+                for ext in vmap.extensions ?? [] { lines.append(contentsOf: ext.lines(indent: "  ")) }
             }
         } else {
             lines.append("not a usable ad document")
@@ -70,7 +75,7 @@ private func countsText(_ counts: [String: Int]) -> String {
 }
 
 extension InspectionReport.VASTReport {
-    var structureSummary: String {
+    package var structureSummary: String {
         let count = ads.count
         let noun = count == 1 ? "ad" : "ads"
         switch structure {
@@ -83,13 +88,13 @@ extension InspectionReport.VASTReport {
         }
     }
 
-    func treeLines(indent: String) -> [String] {
+    package func treeLines(indent: String, verbose: Bool = false) -> [String] {
         var lines: [String] = []
         for url in errorURLs { lines.append(indent + "error URL: \(url)") }
-        return lines + Self.adLines(ads, indent: indent)
+        return lines + Self.adLines(ads, indent: indent, verbose: verbose)
     }
 
-    static func adLines(_ ads: [InspectionReport.AdReport], indent: String) -> [String] {
+    package static func adLines(_ ads: [InspectionReport.AdReport], indent: String, verbose: Bool = false) -> [String] {
         var lines: [String] = []
         for ad in ads {
             var header = indent + "ad \(ad.id ?? "(no id)")"
@@ -99,17 +104,20 @@ extension InspectionReport.VASTReport {
             let inner = indent + "  "
             if let system = ad.adSystem { lines.append(inner + "system: \(system)") }
             if let title = ad.title { lines.append(inner + "title: \(title)") }
-            if let duration = ad.duration { lines.append(inner + "duration: \(formatSeconds(duration)) s") }
+            if let duration = ad.duration {
+                lines.append(inner + "duration: \(DecimalText.string(duration, .upTo(3))) s")
+            }
             lines.append(inner + "skip offset: \(ad.skipOffset ?? "not skippable")")
             lines.append(inner + "UI hideable: \(ad.uiHideable.map { $0 ? "yes" : "no" } ?? "not stated")")
             if let uri = ad.vastAdTagURI { lines.append(inner + "wraps: \(uri)") }
             if let chain = ad.wrapperChain, !chain.isEmpty {
                 lines.append(inner + "via wrappers: \(chain.joined(separator: " → "))")
             }
-            for file in ad.mediaFiles {
+            // The summary; --verbose lists every attribute under the creative.
+            for file in verbose ? [] : ad.mediaFiles {
                 var description = inner + "media: \(file.type ?? "?")"
                 if let width = file.width, let height = file.height { description += " \(width)x\(height)" }
-                if let bitrate = file.bitrate { description += " \(bitrate) kbps" }
+                if let bitrate = file.bitrate ?? file.maxBitrate { description += " \(bitrate) kbps" }
                 description += " \(file.url)"
                 lines.append(description)
             }
@@ -118,11 +126,13 @@ extension InspectionReport.VASTReport {
             if !ad.trackingEvents.isEmpty { lines.append(inner + "tracking: \(countsText(ad.trackingEvents))") }
             for url in ad.errorURLs { lines.append(inner + "error URL: \(url)") }
             if !ad.playable { lines.append(inner + "not playable: no media file") }
+            guard verbose else { continue }
+            lines.append(contentsOf: ad.detailLines(indent: inner))
+            for (index, wrapper) in (ad.wrappers ?? []).enumerated() {
+                lines.append(inner + "wrapper \(index + 1) of the chain:")
+                lines.append(contentsOf: adLines([wrapper], indent: inner + "  ", verbose: true))
+            }
         }
         return lines
     }
-}
-
-private func formatSeconds(_ value: Double) -> String {
-    value == value.rounded() ? String(Int(value)) : String(format: "%.3f", value)
 }

@@ -1,0 +1,227 @@
+import Foundation
+
+/// What a live timeline knows: the break and ad its events are in.
+struct LiveState: Sendable {
+    var breakID: String?
+    var breakStart: TimeInterval = 0
+    var breakDuration: TimeInterval?
+    var adCount: Int?
+    var podIndex = -2
+    /// `adBreakStarted` was sent for the open break.
+    var announced = false
+    var currentAd: StreamTimeline.AdSlot? {
+        didSet {
+            current = currentAd.map {
+                CurrentAd(clock: $0.clock, isSlate: $0.isSlate, hasClickThrough: $0.clickThrough != nil)
+            }
+        }
+    }
+    /// What every report reads of the current ad, kept apart so that a
+    /// report never copies the slot (its ad holds dozens of references).
+    private(set) var current: CurrentAd?
+
+    struct CurrentAd: Sendable, Hashable {
+        var clock: AdClockFacts
+        var isSlate: Bool
+        var hasClickThrough: Bool
+        var end: TimeInterval { clock.start + clock.duration }
+    }
+    /// Events fired for each ad of the open break.
+    var firedByAd: [String: UInt8] = [:]
+    var lastEventTime: TimeInterval = 0
+    /// Counts ads made current, so the UI of a new ad is always published.
+    var generation = 0
+    /// Breaks announced lately (a live stream replays none, but a late
+    /// event of a break must not announce it twice). Bounded.
+    var announcedBreaks: [String] = []
+    /// Ads the metadata names in tags but does not describe, reported once each. Bounded.
+    var undescribedAds: [String] = []
+}
+
+extension StreamTimeline {
+    /// Seconds past a live break's (or ad's) expected end, with no event,
+    /// before it counts as over: a missed `complete` never leaves the UI on.
+    static let liveGrace: TimeInterval = 2
+    static let rememberedBreaks = 64
+    /// Seconds without an event after which an ad of unknown duration is over.
+    static let liveSilence: TimeInterval = 10
+
+    /// A timed-metadata event came due at `time`. `tag` is what the
+    /// metadata says the ID is (nil when it says nothing even after a
+    /// fresh fetch: logged, and verified all the same, as Google's client does).
+    mutating func liveEvent(
+        _ eventID: String, tag: PodMetadata.Tag?, metadata: PodMetadata, at time: TimeInterval,
+        into effects: inout [Effect]
+    ) {
+        guard let tag else {
+            effects.append(.log("timed metadata \(eventID) is not in the stream's metadata; verified as it is"))
+            effects.append(.verify(eventID))
+            return
+        }
+        if tag.kind != .progress { effects.append(.verify(eventID)) }
+        if live.breakID != tag.breakID {
+            // Slate or progress after a break's last ad completed is its tail, not a new period.
+            let isSlate = metadata.ads[tag.adID]?.isSlate ?? false
+            if live.announcedBreaks.contains(tag.breakID), tag.kind == .progress || isSlate { return }
+            if live.breakID != nil { closeLiveBreak(reason: "break \(tag.breakID) began", into: &effects) }
+            openLiveBreak(tag.breakID, metadata: metadata, at: time, into: &effects)
+        }
+        live.lastEventTime = time
+        if live.currentAd?.key != tag.adID {
+            makeCurrent(tag, metadata: metadata, at: time, into: &effects)
+        }
+        guard live.currentAd != nil else { return }
+        // Changed in place: a copy of the slot would retain every reference its ad holds.
+        if let bit = Self.milestoneBit(tag.kind), live.currentAd!.fired & bit == 0 {
+            live.currentAd!.fired |= bit
+            live.firedByAd[tag.adID] = live.currentAd!.fired
+            if !live.currentAd!.isSlate, let type = tag.kind.adEventType {
+                effects.append(.emit(AdEvent(type: type, ad: live.currentAd!.ad, adData: ["breakId": tag.breakID])))
+            }
+        }
+        guard tag.kind == .complete else { return publishLive(at: time, into: &effects) }
+        let position = live.currentAd!.ad.adPodInfo.adPosition
+        let isSlate = live.currentAd!.isSlate
+        live.currentAd = nil
+        hideUI(into: &effects)
+        if let count = live.adCount, position >= count, !isSlate {
+            closeLiveBreak(reason: nil, into: &effects)
+        }
+    }
+
+    /// The `fired` bit of an event type (nil for `progress` and unknown types).
+    static func milestoneBit(_ kind: PodMetadata.EventKind) -> UInt8? {
+        if kind == .start { return AdMilestone.started }
+        if kind == .firstQuartile { return AdMilestone.firstQuartile }
+        if kind == .midpoint { return AdMilestone.midpoint }
+        if kind == .thirdQuartile { return AdMilestone.thirdQuartile }
+        if kind == .complete { return AdMilestone.complete }
+        return nil
+    }
+
+    /// How far into an ad an event of `kind` sits (0 for `start`, 1 for `complete`).
+    static func fractionIntoAd(_ kind: PodMetadata.EventKind) -> Double {
+        if kind == .firstQuartile { return 0.25 }
+        if kind == .midpoint { return 0.5 }
+        if kind == .thirdQuartile { return 0.75 }
+        if kind == .complete { return 1 }
+        return 0
+    }
+
+    /// Live playhead: progress and UI for the current ad, and the end of a
+    /// break whose last `complete` never came.
+    mutating func livePlayheadMoved(to time: TimeInterval, at now: TimeInterval, into effects: inout [Effect]) {
+        if let previous = playhead, time < previous {
+            // A step back past the break's start (a DVR seek) leaves the break; jitter does nothing.
+            guard previous - time > Self.backwardJitter else { return }
+            if live.breakID != nil, time < live.breakStart - Self.backwardJitter {
+                closeLiveBreak(reason: "the playhead moved back before the break", into: &effects)
+            }
+        }
+        playhead = time
+        lastClock = now
+        guard live.breakID != nil else { return }
+        if let current = live.current {
+            // An ad of unknown length is over once its events have stopped for a while.
+            let over =
+                current.clock.duration > 0
+                ? time > current.end + Self.liveGrace : time > live.lastEventTime + Self.liveSilence
+            if over {
+                effects.append(.log("ad \(live.currentAd?.key ?? "") ended without a complete event"))
+                live.currentAd = nil
+                hideUI(into: &effects)
+            }
+        }
+        let expectedEnd = live.breakDuration.map { live.breakStart + $0 } ?? live.lastEventTime
+        if live.current == nil, time > expectedEnd + Self.liveGrace {
+            closeLiveBreak(reason: nil, into: &effects)
+            return
+        }
+        publishLive(at: time, into: &effects)
+    }
+
+    private mutating func publishLive(at time: TimeInterval, into effects: inout [Effect]) {
+        guard let current = live.current, !current.isSlate, current.clock.duration > 0,
+            time >= current.clock.start - 0.5
+        else { return hideUI(into: &effects) }
+        let clock = current.clock
+        let breakDuration = live.breakDuration ?? clock.duration
+        guard progressed(clock, at: time, breakDuration: breakDuration, key: live.generation, into: &effects),
+            let ad = live.currentAd?.ad
+        else { return }
+        publishUI(ad, clock, at: time, hasClickThrough: current.hasClickThrough, into: &effects)
+    }
+
+    private mutating func openLiveBreak(
+        _ id: String, metadata: PodMetadata, at time: TimeInterval, into effects: inout [Effect]
+    ) {
+        let info = metadata.breaks[id]
+        live.breakID = id
+        live.breakStart = time
+        live.breakDuration = info?.duration ?? info?.expectedDuration
+        live.adCount = info?.adCount
+        live.podIndex = info?.type == "pre" ? 0 : Self.number(in: id) ?? -2
+        live.firedByAd.removeAll(keepingCapacity: true)
+        let data = ["breakId": id]
+        effects.append(.emit(AdEvent(type: .adPeriodStarted, adData: data)))
+        live.announced = !live.announcedBreaks.contains(id)
+        guard live.announced else { return }
+        live.announcedBreaks.append(id)
+        if live.announcedBreaks.count > Self.rememberedBreaks { live.announcedBreaks.removeFirst() }
+        effects.append(.emit(AdEvent(type: .adBreakStarted, adData: data)))
+    }
+
+    /// Ends the open live break (`adBreakEnded` if announced, then `adPeriodEnded`).
+    mutating func closeLiveBreak(reason: String?, into effects: inout [Effect]) {
+        guard let id = live.breakID else { return }
+        if let ad = live.currentAd, ad.fired & AdMilestone.complete == 0, !ad.isSlate {
+            effects.append(.log("ad \(ad.key) ended without a complete event" + (reason.map { " (\($0))" } ?? "")))
+        }
+        live.currentAd = nil
+        hideUI(into: &effects)
+        let data = ["breakId": id]
+        if live.announced { effects.append(.emit(AdEvent(type: .adBreakEnded, adData: data))) }
+        effects.append(.emit(AdEvent(type: .adPeriodEnded, adData: data)))
+        live.breakID = nil
+        live.announced = false
+        live.firedByAd.removeAll(keepingCapacity: true)
+    }
+
+    /// The ad `tag` names becomes the playing one; its start is placed
+    /// back from `time` by how far into the ad the event is (a viewer
+    /// joining mid-ad sees the right countdown).
+    private mutating func makeCurrent(
+        _ tag: PodMetadata.Tag, metadata: PodMetadata, at time: TimeInterval, into effects: inout [Effect]
+    ) {
+        if let previous = live.currentAd, previous.fired & AdMilestone.complete == 0, !previous.isSlate {
+            effects.append(.log("ad \(previous.key) ended without a complete event"))
+        }
+        let info = metadata.ads[tag.adID]
+        if info == nil, !live.undescribedAds.contains(tag.adID) {
+            live.undescribedAds.append(tag.adID)
+            if live.undescribedAds.count > Self.rememberedBreaks { live.undescribedAds.removeFirst() }
+            effects.append(.log("the metadata names ad \(tag.adID) in its tags but does not describe it"))
+        }
+        let duration = info?.duration ?? 0
+        let start = time - duration * Self.fractionIntoAd(tag.kind)
+        let total = live.adCount ?? 1
+        let podInfo = AdPodInfo(
+            adPosition: info?.position ?? 1, totalAds: max(total, info?.position ?? 1), podIndex: live.podIndex,
+            timeOffset: live.breakStart, maxDuration: live.breakDuration ?? -1)
+        live.generation += 1
+        live.currentAd = AdSlot(
+            key: tag.adID,
+            ad: Ad(
+                streamAd: info, id: tag.adID, duration: duration, podInfo: podInfo, disableUi: disableUi,
+                uiElements: uiElements), start: start,
+            duration: duration, isSlate: info?.isSlate ?? false, clickThrough: info?.clickThroughURL,
+            clickTracking: info?.clickTrackingURLs ?? [], fired: live.firedByAd[tag.adID] ?? 0)
+    }
+
+    /// The number a break ID ends in (`3`, `break-3`), for a live pod index.
+    static func number(in id: String) -> Int? {
+        let digits = id.reversed().prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, digits.count <= 9 else { return nil }
+        return Int(String(digits.reversed()))
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import InterludeHLS
+
+/// ``PodMediaSource`` over the server's ``MediaLibrary``: its ladder, its
+/// conditioned ads and slate. Segment files are read once, and prepared for
+/// timed metadata once (``TSMetadataInjector`` finds where packets go), so a
+/// request copies the shared bytes and adds only its few ID3 packets.
+final class LibraryPodMedia: PodMediaSource {
+    let library: MediaLibrary
+    let profiles: [PodProfile]
+    private let durations: [String: Int]
+    private let injectors: BoundedCache<String, TSMetadataInjector>
+
+    /// `cacheLimit` segments stay prepared in memory (the default catalog's
+    /// ads and slate are about 400).
+    init(library: MediaLibrary, catalog: Catalog, cacheLimit: Int = 4096) {
+        self.library = library
+        profiles = library.profiles.map { profile in
+            PodProfile(
+                id: profile.id, width: profile.width, height: profile.height, bandwidth: profile.bandwidth,
+                averageBandwidth: profile.averageBandwidth, codecs: profile.codecs,
+                frameRate: Double(profile.frameRate))
+        }
+        var durations: [String: Int] = [:]
+        for creative in catalog.creatives {
+            guard let ad = library.ad(creative.id), !library.profiles.isEmpty else { continue }
+            // The longest profile's, so each profile's segments fit in the time decided.
+            let lengths = library.profiles.compactMap { profile in
+                ad.renditions[profile.id].map { Int(($0.totalDuration * 1000).rounded()) }
+            }
+            guard lengths.count == library.profiles.count, let longest = lengths.max(), longest > 0 else { continue }
+            durations[creative.id] = longest
+        }
+        self.durations = durations
+        injectors = BoundedCache(limit: cacheLimit)
+    }
+
+    func adDuration(creativeID: String) -> Int? { durations[creativeID] }
+
+    func adSegments(creativeID: String, profile: String) -> [PodSegment]? {
+        library.ad(creativeID)?.renditions[profile].map { segments in
+            segments.map { Self.segment($0, breaksTimeline: false) }
+        }
+    }
+
+    func slate(profile: String, milliseconds: Int) -> [PodSegment] {
+        let frameTicks = library.profile(profile)?.frameTicks ?? 3000
+        let segments = library.slate(profile: profile, duration: Double(milliseconds) / 1000)
+        return segments.enumerated().map { index, segment in
+            Self.segment(
+                segment,
+                breaksTimeline: index > 0 && !segment.continues(after: segments[index - 1], frameTicks: frameTicks))
+        }
+    }
+
+    func filePath(of segment: PodSegment) -> String {
+        library.dataDirectory.appendingPathComponent(segment.path).path
+    }
+
+    func tagged(_ segment: PodSegment, with events: [(pts: UInt64, eventID: String)]) throws(PodMediaError)
+        -> [UInt8]
+    {
+        let injector: TSMetadataInjector
+        if let prepared = injectors[segment.path] {
+            injector = prepared
+        } else {
+            guard let data = FileManager.default.contents(atPath: filePath(of: segment)) else {
+                throw PodMediaError(isMissing: true, message: "segment file \(segment.path) is missing")
+            }
+            do {
+                injector = try TSMetadataInjector(segment: Array(data))
+            } catch {
+                throw PodMediaError(isMissing: false, message: "segment \(segment.path): \(error)")
+            }
+            injectors.store(injector, for: segment.path)
+        }
+        do {
+            return try injector.injecting(
+                events.map { (pts: $0.pts, tag: ID3Tag(frames: [.userText(description: "", value: $0.eventID)])) })
+        } catch {
+            throw PodMediaError(isMissing: false, message: "segment \(segment.path): \(error)")
+        }
+    }
+
+    private static func segment(_ file: SegmentFile, breaksTimeline: Bool) -> PodSegment {
+        PodSegment(
+            path: file.path, duration: file.duration, byteCount: file.byteCount, firstPTS: file.firstPTS,
+            breaksTimeline: breaksTimeline)
+    }
+}

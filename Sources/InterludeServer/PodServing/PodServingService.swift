@@ -1,0 +1,134 @@
+import Foundation
+
+/// The pod-serving API behind the routes: registration, decisions made once
+/// per break, metadata, verification and server-side beaconing. Everything
+/// durable is in the ``SessionStore``; the caches here only hold what never
+/// changes once stored (streams and written decisions), so any process on
+/// the same store answers any request the same way.
+final class PodServingService: Sendable {
+    let catalog: Catalog
+    let store: any SessionStore
+    let decisioner: PodDecisioner
+    let media: any PodMediaSource
+    let now: @Sendable () -> Date
+    let sender: BeaconSender?
+    private let streams = BoundedCache<String, PodStream>(limit: 200_000)
+    private let decisions = BoundedCache<String, PodBreakDecision>(limit: 100_000)
+    /// Pod playlists as sent, by stream, pod, `pd` and profile: written once, they never change.
+    let renderedPlaylists = BoundedCache<String, [UInt8]>(limit: 100_000)
+    /// Pod layouts by stream, break and profile.
+    let layouts = BoundedCache<String, PodLayout>(limit: 50_000)
+
+    /// A pending decision older than this is taken over: its writer is gone.
+    static let staleClaim: TimeInterval = 5
+    /// How long a request waits for another server to finish a decision.
+    static let decisionWait: TimeInterval = 3
+
+    init(
+        catalog: Catalog, store: any SessionStore, media: any PodMediaSource, now: @escaping @Sendable () -> Date,
+        sender: BeaconSender?
+    ) {
+        self.catalog = catalog
+        self.store = store
+        self.media = media
+        self.now = now
+        self.sender = sender
+        decisioner = PodDecisioner(catalog: catalog) { creative in media.adDuration(creativeID: creative.id) }
+    }
+
+    var podCatalog: PodServingCatalog { catalog.podServing }
+
+    /// Stops the beacon sender (letting sends in flight finish) and closes the store.
+    func shutdown() {
+        sender?.stop()
+        store.close()
+    }
+
+    // MARK: Streams
+
+    /// The stream `id`, unexpired. 404 for unknown (and malformed) IDs, 410
+    /// for expired ones (`expiredStatus` lets verification answer 404
+    /// instead; nil accepts expired streams).
+    func stream(_ id: String, expiredStatus: Int? = 410) throws(HTTPError) -> PodStream {
+        guard PodStream.isValidID(id) else { throw .notFound("no stream '\(id.prefix(64))'") }
+        let stream: PodStream
+        if let cached = streams[id] {
+            stream = cached
+        } else {
+            guard let stored = try Self.storeCall({ () throws(StoreError) in try store.stream(id: id) }) else {
+                throw .notFound("no stream '\(id)'")
+            }
+            streams.store(stored, for: id)
+            stream = stored
+        }
+        if let expiredStatus, stream.isExpired(at: now()) {
+            throw HTTPError(
+                status: expiredStatus, message: "stream \(id) expired at \(PodTimeFormat.iso8601(stream.expiresAt))")
+        }
+        return stream
+    }
+
+    /// Stores a new stream and remembers it.
+    func insert(_ stream: PodStream) throws(HTTPError) {
+        try Self.storeCall { () throws(StoreError) in try store.insert(stream) }
+        streams.store(stream, for: stream.id)
+    }
+
+    // MARK: Decisions
+
+    /// The decision of `breakID`: the stored one, or this process's, made and
+    /// stored now. Two servers asked at once both compute the same decision;
+    /// the claim lets one write it while the other waits for it.
+    func decision(
+        for stream: PodStream, breakID: String, requestedDuration: Int, slate: PodDecisioner.Slate
+    ) throws(HTTPError) -> PodBreakDecision {
+        let key = "\(stream.id)\n\(breakID)"
+        if let cached = decisions[key] { return cached }
+        let digest = PodEventID.breakDigest(streamID: stream.id, breakID: breakID)
+        let deadline = Date().addingTimeInterval(Self.decisionWait)
+        while true {
+            let state = try Self.storeCall { () throws(StoreError) in
+                try store.decisionState(streamID: stream.id, breakID: breakID)
+            }
+            if case .ready(let decision) = state {
+                decisions.store(decision, for: key)
+                return decision
+            }
+            let claimed = try Self.storeCall { () throws(StoreError) in
+                try store.claimDecision(
+                    streamID: stream.id, breakID: breakID, breakDigest: digest, at: now(), staleAfter: Self.staleClaim)
+            }
+            if claimed {
+                let made = decisioner.decide(
+                    stream: stream, breakID: breakID, requestedDuration: requestedDuration, slate: slate,
+                    at: now())
+                let stored = try Self.storeCall { () throws(StoreError) in
+                    try store.completeDecision(made, at: now())
+                }
+                decisions.store(stored, for: key)
+                return stored
+            }
+            guard Date() < deadline else {
+                throw HTTPError(status: 503, message: "the decision of \(breakID) is still being written; try again")
+            }
+            // Another server is writing it (milliseconds of work): look again shortly.
+            usleep(5_000)
+        }
+    }
+
+    /// Every written decision of a stream (cached ones first-hand).
+    func writtenDecisions(of stream: PodStream) throws(HTTPError) -> [PodBreakDecision] {
+        let stored = try Self.storeCall { () throws(StoreError) in try store.decisions(streamID: stream.id) }
+        for decision in stored { decisions.store(decision, for: "\(stream.id)\n\(decision.breakID)") }
+        return stored
+    }
+
+    /// A store call, its failure a 503 (the data may be fine; the disk or lock is not).
+    static func storeCall<T>(_ body: () throws(StoreError) -> T) throws(HTTPError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw HTTPError(status: 503, message: "session store: \(error.message)")
+        }
+    }
+}

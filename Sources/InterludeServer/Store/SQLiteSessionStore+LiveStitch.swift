@@ -1,0 +1,88 @@
+import Foundation
+import InterludeHLS
+
+extension SQLiteSessionStore {
+    public func liveStitchState(streamID: String, rendition: String) throws(StoreError) -> LiveStitchState? {
+        let body = try pool.with { pooled throws(StoreError) -> String? in
+            try Self.readStitchState(pooled, streamID: streamID, rendition: rendition)
+        }
+        return try body.map { (text: String) throws(StoreError) -> LiveStitchState in
+            try Self.decodeStitchState(text)
+        }
+    }
+
+    public func liveStitchStates(streamID: String) throws(StoreError) -> [String: LiveStitchState] {
+        let rows = try pool.with { pooled throws(StoreError) -> [(String, String)] in
+            try pooled.run("SELECT rendition, body FROM live_stitch_states WHERE stream_id = ?") {
+                statement throws(StoreError) -> [(String, String)] in
+                statement.bind(1, streamID)
+                var rows: [(String, String)] = []
+                while try statement.step() { rows.append((statement.text(0) ?? "", statement.text(1) ?? "")) }
+                return rows
+            }
+        }
+        var states: [String: LiveStitchState] = [:]
+        for (rendition, body) in rows { states[rendition] = try Self.decodeStitchState(body) }
+        return states
+    }
+
+    @discardableResult
+    public func mergeLiveStitchState(_ state: LiveStitchState, streamID: String, rendition: String)
+        throws(StoreError) -> LiveStitchState
+    {
+        try pool.with { pooled throws(StoreError) -> LiveStitchState in
+            try pooled.transaction { () throws(StoreError) -> LiveStitchState in
+                var merged = state
+                if let stored = try Self.readStitchState(pooled, streamID: streamID, rendition: rendition) {
+                    let original = try Self.decodeStitchState(stored)
+                    var current = original
+                    current.merge(state)
+                    // Nothing new: no write.
+                    if current == original { return current }
+                    merged = current
+                }
+                let body = try Self.encodeStitchState(merged)
+                try pooled.run(
+                    "INSERT OR REPLACE INTO live_stitch_states (stream_id, rendition, body) VALUES (?, ?, ?)"
+                ) { statement throws(StoreError) in
+                    statement.bind(1, streamID)
+                    statement.bind(2, rendition)
+                    statement.bind(3, body)
+                    _ = try statement.step()
+                }
+                return merged
+            }
+        }
+    }
+
+    private static func readStitchState(_ pooled: PooledSQLite, streamID: String, rendition: String)
+        throws(StoreError) -> String?
+    {
+        try pooled.run("SELECT body FROM live_stitch_states WHERE stream_id = ? AND rendition = ?") {
+            statement throws(StoreError) -> String? in
+            statement.bind(1, streamID)
+            statement.bind(2, rendition)
+            return try statement.step() ? statement.text(0) : nil
+        }
+    }
+
+    /// JSON with dates as seconds since the reference date, which round-trip
+    /// exactly (milliseconds would not), so a decoded state equals the one stored.
+    static func encodeStitchState(_ state: LiveStitchState) throws(StoreError) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        do {
+            return String(decoding: try encoder.encode(state), as: UTF8.self)
+        } catch {
+            throw StoreError("cannot encode a live stitch state: \(error)")
+        }
+    }
+
+    static func decodeStitchState(_ text: String) throws(StoreError) -> LiveStitchState {
+        do {
+            return try JSONDecoder().decode(LiveStitchState.self, from: Data(text.utf8))
+        } catch {
+            throw StoreError("stored live stitch state is unreadable: \(error)")
+        }
+    }
+}
