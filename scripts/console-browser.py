@@ -12,11 +12,13 @@ person would:
   a broken tag (XML pasted), a URL to a non-loopback host (refused);
   sessions: a client-side session (BASE/vmap?session=…, a few beacons sent
   here) shown with its owed beacons;
-  streams (with --stream-steps): a JSON file of HTTP steps that register a
-  pod-serving stream and play one of its breaks (`{"register": {...},
-  "play": [...]}`, written by the Swift test that starts the server); the
-  monitor must list the stream and its timeline must show the break's
-  events as verified within a few seconds.
+  streams (with --stream-steps): a JSON file, written by the Swift test
+  that starts the server, saying how to register a pod-serving stream and
+  get its pods (`{"register": {"path", "body"}, "setup": [{"method",
+  "path", "body"}], "play_break": 0}`); the monitor must list the stream,
+  open its timeline, and show the events of the break played while the
+  page is open (each verified over HTTP here, as a player would) within
+  --timeout seconds.
 
 Screenshots (PNG) go to --screenshot-dir (default .build/console). Prints one
 JSON object of what the page showed (the caller checks it); exit status 0
@@ -172,36 +174,45 @@ def inspect(browser, text):
     })()""")
 
 
-def run_stream_steps(base, steps):
-    """Registers the stream and plays its break as the steps say; returns the stream ID and event IDs verified."""
+def register_stream(base, steps):
+    """Registers the stream and runs the setup requests the steps name; returns the registration answer."""
     register = steps["register"]
     status, body = http("POST", base + register["path"], json.dumps(register.get("body", {})).encode(),
                         {"Content-Type": "application/json"})
-    if status != 200 and status != 201:
+    if status not in (200, 201):
         raise RuntimeError(f"registration answered {status}: {body[:200]!r}")
     stream = json.loads(body)
+    for step in steps.get("setup", []):
+        path = step["path"].replace("[[STREAMID]]", stream["stream_id"])
+        payload = json.dumps(step["body"]).encode() if "body" in step else None
+        status, body = http(step.get("method", "GET"), base + path, payload,
+                            {"Content-Type": "application/json"} if payload else {})
+        if status >= 400:
+            raise RuntimeError(f"{step.get('method', 'GET')} {path} answered {status}: {body[:200]!r}")
+    return stream
+
+
+def play_break(base, stream, index):
+    """Verifies every event of the stream's break `index`, in play order, as a
+    player does on each ID3 event (GET media_verification_url + event ID);
+    returns the event IDs the server accepted."""
     stream_id = stream["stream_id"]
+    status, body = http("GET", f"{base}/api/streams/{stream_id}")
+    if status != 200:
+        raise RuntimeError(f"/api/streams/{stream_id} answered {status}")
+    breaks = json.loads(body).get("breaks", [])
+    if index >= len(breaks):
+        raise RuntimeError(f"the stream has {len(breaks)} break(s), not {index + 1}")
     verified = []
-    for step in steps.get("play", []):
-        if "get" in step:
-            path = step["get"].replace("[[STREAMID]]", stream_id)
-            status, _ = http("GET", base + path)
-            if status >= 400:
-                raise RuntimeError(f"GET {path} answered {status}")
-        if step.get("verify_events_of_break"):
-            # As a player does on each ID3 event: GET media_verification_url + event ID.
-            status, body = http("GET", f"{base}/api/streams/{stream_id}")
-            report = json.loads(body)
-            for adbreak in report.get("breaks", []):
-                for ad in adbreak["ads"]:
-                    for event in ad["events"]:
-                        url = stream["media_verification_url"] + event["id"]
-                        if not url.startswith("http"):
-                            url = base + url
-                        status, _ = http("GET", url)
-                        if status in (202, 204):
-                            verified.append(event["id"])
-    return stream_id, verified
+    for ad in breaks[index]["ads"]:
+        for event in ad["events"]:
+            url = stream["media_verification_url"] + event["id"]
+            if not url.startswith("http"):
+                url = base + url
+            status, _ = http("GET", url)
+            if status in (202, 204):
+                verified.append(event["id"])
+    return verified
 
 
 def main():
@@ -210,6 +221,7 @@ def main():
     parser.add_argument("--screenshot-dir", default=".build/console")
     parser.add_argument("--stream-steps", help="JSON file: how to register a stream and play a break")
     parser.add_argument("--timeout", type=float, default=10, help="seconds the monitor may take to show events")
+    parser.add_argument("--streams-only", action="store_true", help="skip the inspector and session scenarios")
     args = parser.parse_args()
     base = args.base.rstrip("/")
     os.makedirs(args.screenshot_dir, exist_ok=True)
@@ -219,62 +231,85 @@ def main():
         browser.navigate(base + "/console#inspect")
         results["pageLoaded"] = bool(browser.wait_for("document.getElementById('inspect-form') && document.readyState === 'complete'"))
 
-        good = inspect(browser, f"{base}/vast?pod=2&session=browser-good")
-        results["good"] = good
-        wrapper = inspect(browser, f"{base}/wrapper/2?session=browser-chain")
-        results["wrapper"] = wrapper
-        browser.screenshot(os.path.join(args.screenshot_dir, "console-inspector.png"))
-        broken = inspect(browser, '<VAST version="4.2">\n<Ad id="x"><InLine></Ad>')
-        results["broken"] = broken
-        refused = inspect(browser, "http://192.0.2.1/vast")
-        results["refused"] = refused
-
-        # A client-side session: served its VMAP, then the pre-roll's first beacons.
-        session = f"browser-{int(time.time() * 1000) % 1000000}"
-        http("GET", f"{base}/vmap?session={session}")
-        results["sessionID"] = session
-        status, body = http("GET", f"{base}/api/console/sessions/{session}")
-        first_break = json.loads(body)["breaks"][0]
-        first_ad = first_break["ads"][0]["id"]
-        browser.evaluate(f"location.hash = '#monitor/session/{session}'")
-        for ad, event in [(f"break-{first_break['id']}", "breakStart"), (first_ad, "impression"), (first_ad, "start")]:
-            http("GET", f"{base}/track/{session}/{ad}/{event}")
-        results["sessionListed"] = bool(browser.wait_for(
-            f"[...document.querySelectorAll('#activity-list li')].some((li) => li.dataset.id === {json.dumps(session)})"))
-        results["sessionBeaconsShown"] = browser.wait_for(
-            "(() => { const n = document.querySelectorAll('#session-beacons tbody tr').length; return n >= 3 && n; })()") or 0
-        results["sessionMissing"] = browser.evaluate(
-            "(() => { const m = document.getElementById('session-missing'); return m ? m.textContent : null; })()")
-        browser.screenshot(os.path.join(args.screenshot_dir, "console-session.png"))
-
+        if not args.streams_only:
+            inspect_and_sessions(browser, base, args, results)
         if args.stream_steps:
-            with open(args.stream_steps) as file:
-                steps = json.load(file)
-            browser.evaluate("location.hash = '#monitor'")
-            stream_id, verified = run_stream_steps(base, steps)
-            results["streamID"] = stream_id
-            results["eventsVerified"] = len(verified)
-            started = time.monotonic()
-            results["streamListed"] = bool(browser.wait_for(
-                f"[...document.querySelectorAll('#activity-list li')].some((li) => li.dataset.id === {json.dumps(stream_id)})",
-                timeout=args.timeout))
-            browser.evaluate(f"location.hash = '#monitor/stream/{stream_id}'")
-            shown = browser.wait_for(
-                f"(() => {{ const n = document.querySelectorAll('.timeline circle.event.verified').length; return n >= {len(verified)} && n; }})()",
-                timeout=args.timeout)
-            results["timelineVerifiedEvents"] = shown or 0
-            results["timelineSeconds"] = round(time.monotonic() - started, 2)
-            results["timelineSpans"] = browser.evaluate(
-                "[...document.querySelectorAll('.timeline .spans rect')].map((r) => r.getAttribute('class'))")
-            results["preview"] = browser.evaluate(
-                "(() => { const v = document.getElementById('preview'); return v ? v.getAttribute('src') : null; })()")
-            time.sleep(1.5)  # let the preview draw a frame
-            browser.screenshot(os.path.join(args.screenshot_dir, "console-monitor.png"))
+            monitor_stream(browser, base, args, results)
         else:
             browser.screenshot(os.path.join(args.screenshot_dir, "console-monitor.png"))
     finally:
         browser.close()
     print(json.dumps(results))
+
+
+def inspect_and_sessions(browser, base, args, results):
+    """The inspector on a good tag, a wrapper chain, a broken tag and a refused host; a client-side session."""
+    good = inspect(browser, f"{base}/vast?pod=2&session=browser-good")
+    results["good"] = good
+    wrapper = inspect(browser, f"{base}/wrapper/2?session=browser-chain")
+    results["wrapper"] = wrapper
+    browser.screenshot(os.path.join(args.screenshot_dir, "console-inspector.png"))
+    broken = inspect(browser, '<VAST version="4.2">\n<Ad id="x"><InLine></Ad>')
+    results["broken"] = broken
+    refused = inspect(browser, "http://192.0.2.1/vast")
+    results["refused"] = refused
+
+    # A client-side session: served its VMAP, then the pre-roll's first beacons.
+    session = f"browser-{int(time.time() * 1000) % 1000000}"
+    http("GET", f"{base}/vmap?session={session}")
+    results["sessionID"] = session
+    status, body = http("GET", f"{base}/api/console/sessions/{session}")
+    first_break = json.loads(body)["breaks"][0]
+    first_ad = first_break["ads"][0]["id"]
+    browser.evaluate(f"location.hash = '#monitor/session/{session}'")
+    for ad, event in [(f"break-{first_break['id']}", "breakStart"), (first_ad, "impression"), (first_ad, "start")]:
+        http("GET", f"{base}/track/{session}/{ad}/{event}")
+    results["sessionListed"] = bool(browser.wait_for(
+        f"[...document.querySelectorAll('#activity-list li')].some((li) => li.dataset.id === {json.dumps(session)})"))
+    results["sessionBeaconsShown"] = browser.wait_for(
+        "(() => { const n = document.querySelectorAll('#session-beacons tbody tr').length; return n >= 3 && n; })()") or 0
+    results["sessionMissing"] = browser.evaluate(
+        "(() => { const m = document.getElementById('session-missing'); return m ? m.textContent : null; })()")
+    browser.screenshot(os.path.join(args.screenshot_dir, "console-session.png"))
+
+
+def monitor_stream(browser, base, args, results):
+    """A stream registered now, listed, its timeline open while its pre-roll plays."""
+    with open(args.stream_steps) as file:
+        steps = json.load(file)
+    browser.evaluate("location.hash = '#monitor'")
+    stream = register_stream(base, steps)
+    stream_id = stream["stream_id"]
+    results["streamID"] = stream_id
+    results["streamListed"] = bool(browser.wait_for(
+        f"[...document.querySelectorAll('#activity-list li')].some((li) => li.dataset.id === {json.dumps(stream_id)})",
+        timeout=args.timeout))
+    browser.evaluate(f"location.hash = '#monitor/stream/{stream_id}'")
+    results["timelineEvents"] = browser.wait_for(
+        f"(() => {{ const d = document.getElementById('stream-detail'); if (!d || d.dataset.streamId !== {json.dumps(stream_id)}) return 0;"
+        " return document.querySelectorAll('.timeline circle.event').length; })()", timeout=args.timeout) or 0
+    results["verifiedBeforePlay"] = browser.evaluate("document.querySelectorAll('.timeline circle.event.verified').length")
+    # The break plays now, while the page is open: its events must show up as they are verified.
+    started = time.monotonic()
+    verified = play_break(base, stream, steps.get("play_break", 0))
+    results["eventsVerified"] = len(verified)
+    shown = browser.wait_for(
+        f"(() => {{ const n = document.querySelectorAll('.timeline circle.event.verified').length; return n >= {len(verified)} && n; }})()",
+        timeout=args.timeout)
+    results["timelineVerifiedEvents"] = shown or 0
+    results["timelineSeconds"] = round(time.monotonic() - started, 2)
+    results["tableVerifiedRows"] = browser.evaluate(
+        "document.querySelectorAll('#stream-events tbody tr.verified').length")
+    results["timelineSpans"] = sorted(set(browser.evaluate(
+        "[...document.querySelectorAll('.timeline .spans rect')].map((r) => r.getAttribute('class'))")))
+    results["preview"] = browser.evaluate(
+        "(() => { const v = document.getElementById('preview'); return v ? v.getAttribute('src') : null; })()")
+    # Server-side beacons arrive at the collector after the verifications; let them draw.
+    results["beaconsShown"] = browser.wait_for(
+        "(() => { const n = document.querySelectorAll('.timeline rect.beacon').length; return n > 0 && n; })()",
+        timeout=args.timeout) or 0
+    time.sleep(1.5)  # let the preview draw a frame, when it has media
+    browser.screenshot(os.path.join(args.screenshot_dir, "console-monitor.png"))
 
 
 if __name__ == "__main__":

@@ -154,7 +154,8 @@ public final class AdServer: Sendable {
             origin: ContentOrigin(library: library, clock: configuration.clock, fetcher: configuration.originFetcher))
         VTPRoutes(vtp: vtp, baseURLFor: routes.baseURL(for:)).register(in: &allRoutes)
         do {
-            try ConsoleRoutes(configuration, store: store, routes: routes).register(in: &allRoutes)
+            try ConsoleRoutes(configuration, store: store, routes: routes, pods: pods, library: library)
+                .register(in: &allRoutes)
         } catch {
             pods.shutdown()
             store.close()

@@ -4,6 +4,9 @@ import Foundation
 struct ConsoleRoutes: Sendable {
     let inspector: ConsoleInspector
     let sessions: ConsoleSessions
+    let streams: ConsoleStreams
+    /// `http://host:port` of the server as a request reached it.
+    let baseURLFor: @Sendable (HTTPRequest) -> String
 
     func register(in router: inout Router) {
         router.add("GET", "/console") { request, _ throws(HTTPError) in
@@ -27,6 +30,15 @@ struct ConsoleRoutes: Sendable {
             try ConsoleGuard.checkAPI(request)
             return Self.live(.json(try sessions.report(session: parameters["session"] ?? "")))
         }
+        router.add("GET", "/api/console/streams") { request, _ throws(HTTPError) in
+            try ConsoleGuard.checkAPI(request)
+            return Self.live(.json(try streams.list(limit: try Self.limit(request))))
+        }
+        router.add("GET", "/api/console/streams/:stream") { request, parameters throws(HTTPError) in
+            try ConsoleGuard.checkAPI(request)
+            return Self.live(
+                .json(try streams.report(streamID: parameters["stream"] ?? "", baseURL: baseURLFor(request))))
+        }
     }
 
     /// `?limit=` (1–500, default 50).
@@ -48,10 +60,15 @@ struct ConsoleRoutes: Sendable {
 
 extension ConsoleRoutes {
     /// The console of a server starting with `configuration`.
-    init(_ configuration: AdServer.Configuration, store: BeaconStore, routes: ServerRoutes) throws(StoreError) {
+    init(
+        _ configuration: AdServer.Configuration, store: BeaconStore, routes: ServerRoutes, pods: PodServingService,
+        library: MediaLibrary
+    ) throws(StoreError) {
         inspector = ConsoleInspector(options: configuration.console)
         sessions = ConsoleSessions(
             store: store, index: try BeaconSessionIndex(path: store.path), documents: routes.sessionDocuments,
             decisioner: routes.decisioner)
+        streams = ConsoleStreams(pods: pods, beacons: store, library: library)
+        baseURLFor = routes.baseURL(for:)
     }
 }

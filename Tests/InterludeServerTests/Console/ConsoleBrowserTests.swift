@@ -8,7 +8,7 @@ import Testing
 /// The console in a real browser: headless Chromium, driven over the
 /// DevTools protocol by `scripts/console-browser.py`, against an in-process
 /// server. Screenshots land in `.build/console/` for a person to look at.
-@Suite struct ConsoleBrowserTests {
+@Suite(.serialized) struct ConsoleBrowserTests {
     struct Inspection: Decodable {
         var kind: String?
         var ads: [String]
@@ -29,10 +29,15 @@ import Testing
         var sessionMissing: String?
         var streamID: String?
         var streamListed: Bool?
+        var timelineEvents: Int?
+        var verifiedBeforePlay: Int?
         var eventsVerified: Int?
         var timelineVerifiedEvents: Int?
+        var timelineSeconds: Double?
+        var tableVerifiedRows: Int?
         var timelineSpans: [String]?
         var preview: String?
+        var beaconsShown: Int?
     }
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -83,5 +88,52 @@ import Testing
         #expect(observed.sessionListed == true)
         #expect(observed.sessionBeaconsShown == 3)
         #expect(observed.sessionMissing?.contains("creativeView") == true)
+    }
+
+    /// How the driver registers a VOD stream and gets its pods (as the VTP
+    /// does: cue points at 0, 60 and 120 s of 120 s of content), then plays
+    /// the pre-roll by verifying its events while the monitor is open.
+    static let streamSteps = """
+        {"register": {"path": "\(PodServingTest.vodPath)", "body": {}},
+         "setup": [{"method": "POST",
+                    "path": "/ondemand/pods/api/v1/network/interlude/streams/[[STREAMID]]/adpods",
+                    "body": {"encoding_profiles": [{"profile_name": "360p", "type": "media",
+                                                    "container_type": "mpeg2ts"}],
+                             "ad_tag": "https://example.com/vmap", "cuepoints": [0, 60, 120],
+                             "content_duration_seconds": 120}}],
+         "play_break": 0}
+        """
+
+    @Test func theMonitorShowsAStreamsBreakAsItPlays() throws {
+        let (server, directory) = try ConsoleTestServer.start()
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        let steps = directory.url.appendingPathComponent("stream-steps.json")
+        try Data(Self.streamSteps.utf8).write(to: steps)
+        let observed = try Self.drive(
+            server.baseURL,
+            extraArguments: [
+                "--stream-steps", steps.path, "--timeout", "10", "--streams-only",
+            ])
+        #expect(observed.error == nil)
+        let id = try #require(observed.streamID)
+        #expect(observed.streamListed == true)
+        // Three pods' events drawn, none verified before the pre-roll plays.
+        #expect((observed.timelineEvents ?? 0) > 0)
+        #expect(observed.verifiedBeforePlay == 0)
+        let played = try #require(observed.eventsVerified)
+        #expect(played > 0)
+        // Within the driver's 10 s: every event of the pre-roll shown verified, on the timeline and in the table.
+        #expect(observed.timelineVerifiedEvents == played)
+        #expect(observed.tableVerifiedRows == played)
+        #expect(observed.timelineSpans?.contains("content") == true)
+        #expect(observed.timelineSpans?.contains("break") == true)
+        #expect(observed.timelineSpans?.contains("ad") == true)
+        let content = try #require(TestAdServer.catalog.podServing.vodContent.first)
+        #expect(observed.preview == "\(server.baseURL)/vtp/stream_id/\(id)/video/\(content.contentID).m3u8")
+        // The pre-roll's server-side beacons reached the collector and are drawn.
+        #expect((observed.beaconsShown ?? 0) > 0)
     }
 }

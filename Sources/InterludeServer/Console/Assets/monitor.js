@@ -162,12 +162,21 @@
     }
     const events = answer.timeline.events.slice().sort((a, b) => (a.verifiedAt || '~').localeCompare(b.verifiedAt || '~') || a.at - b.at);
     const eventTable = el('div', {class: 'panel'}, el('h3', {}, `Events (${events.length}; verified ones in the order they arrived)`),
-      table(['verified', 'break', 'ad', 'event', 'at', 'beacons sent', 'pending', 'abandoned'], events.map((event) => ({
+      table(['verified', 'break', 'ad', 'event', 'at', 'beacons sent', 'pending', 'abandoned', 'last failure'], events.map((event) => ({
         attributes: {class: event.state === 'failed' ? 'error' : event.state, dataset: {event: event.id}},
         cells: [event.verifiedAt ? time(event.verifiedAt) : '—', event.breakID, event.adID, event.type, seconds(event.at),
-          String(event.beaconsSent), String(event.beaconsPending), String(event.beaconsAbandoned)],
-      }))));
-    detail.replaceChildren(head, time_, preview, eventTable);
+          String(event.beaconsSent), String(event.beaconsPending), String(event.beaconsAbandoned),
+          event.error ? {text: event.error, class: 'error-text'} : ''],
+      })), {id: 'stream-events'}));
+    const arrivals = answer.timeline.beacons || [];
+    const beaconTable = el('div', {class: 'panel'}, el('h3', {}, `Server-side beacons the collector received (${arrivals.length}, in arrival order)`),
+      table(['#', 'received', 'ad', 'beacon', 'event', 'at'], arrivals.map((beacon) => ({
+        attributes: {class: beacon.event === 'error' || !beacon.eventID ? 'error' : null, dataset: {event: beacon.eventID || ''}},
+        cells: [String(beacon.id), time(beacon.receivedAt), beacon.ad, beacon.event,
+          beacon.eventID ? (events.find((e) => e.id === beacon.eventID) || {}).type || '' : 'no event of this stream',
+          beacon.at === null || beacon.at === undefined ? '' : seconds(beacon.at)],
+      })), {id: 'stream-beacons'}));
+    detail.replaceChildren(head, time_, preview, eventTable, beaconTable);
   }
 
   // MARK: a client-side session

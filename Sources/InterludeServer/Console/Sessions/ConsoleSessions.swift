@@ -37,30 +37,36 @@ final class ConsoleSessions: Sendable {
         } catch {
             throw HTTPError(status: 503, message: error.message)
         }
-        var entries: [String: (Date, Listing.Entry)] = [:]
-        for (session, served) in documents.recent(limit: limit) {
+        // Times compare in the store's milliseconds; within one, the arrival
+        // order of the index (newest beacon first) decides, then recency of serving.
+        var entries: [String: (milliseconds: Int64, rank: Int, entry: Listing.Entry)] = [:]
+        for (rank, (session, served)) in documents.recent(limit: limit).enumerated() {
             entries[session] = (
-                served.servedAt,
+                Self.milliseconds(served.servedAt), summaries.count + rank,
                 Listing.Entry(
                     session: session, document: served.route, beacons: 0, errors: 0,
                     servedAt: ISO8601Timestamp.string(from: served.servedAt),
                     lastActivityAt: ISO8601Timestamp.string(from: served.servedAt))
             )
         }
-        for summary in summaries {
+        for (rank, summary) in summaries.enumerated() {
             let served = documents.served(summary.session)
             let last = max(summary.lastBeaconAt, served?.servedAt ?? .distantPast)
             entries[summary.session] = (
-                last,
+                Self.milliseconds(last), rank,
                 Listing.Entry(
                     session: summary.session, document: served?.route, beacons: summary.beacons,
                     errors: summary.errors, servedAt: served.map { ISO8601Timestamp.string(from: $0.servedAt) },
                     lastActivityAt: ISO8601Timestamp.string(from: last))
             )
         }
-        let sorted = entries.values.sorted { ($0.0, $0.1.session) > ($1.0, $1.1.session) }
-        return Listing(sessions: sorted.prefix(limit).map(\.1))
+        let sorted = entries.values.sorted {
+            ($0.milliseconds, -$0.rank, $0.entry.session) > ($1.milliseconds, -$1.rank, $1.entry.session)
+        }
+        return Listing(sessions: sorted.prefix(limit).map(\.entry))
     }
+
+    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
 
     /// One session against its document; 404 when nothing is known of it.
     func report(session: String) throws(HTTPError) -> ClientSessionReport {
