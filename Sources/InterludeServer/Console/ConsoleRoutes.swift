@@ -67,7 +67,8 @@ extension ConsoleRoutes {
         inspector = ConsoleInspector(options: configuration.console)
         sessions = ConsoleSessions(
             store: store, index: try BeaconSessionIndex(path: store.path), documents: routes.sessionDocuments,
-            decisioner: routes.decisioner)
+            decisioner: routes.decisioner,
+            isStream: { id in PodStream.isValidID(id) && (try? pods.stream(id, expiredStatus: nil)) != nil })
         streams = ConsoleStreams(pods: pods, beacons: store, library: library)
         baseURLFor = routes.baseURL(for:)
     }

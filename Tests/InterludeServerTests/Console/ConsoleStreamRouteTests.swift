@@ -186,6 +186,10 @@ import Testing
         let firstAd = try #require(preroll.ads.first)
         let startBeacons = after.timeline.beacons.filter { $0.eventID == firstAd.events.first?.id }.map(\.event)
         #expect(Set(startBeacons).isSuperset(of: ["impression", "start"]))
+        // Those beacons are the stream's (collector session = stream ID), not a client-side session of their own.
+        let sessions = try Loopback.get("/api/console/sessions", port: port)
+        #expect(sessions.status == 200)
+        #expect(!sessions.text.contains(id))
     }
 
     @Test func aLiveStreamIsDrawnOnTheWallClockWithItsChannelAsThePreview() throws {

@@ -160,7 +160,9 @@
       preview.append(el('p', {class: 'muted'}, answer.previewUnavailable || 'no stitched URL for this stream'));
       previewFor = null;
     }
-    const events = answer.timeline.events.slice().sort((a, b) => (a.verifiedAt || '~').localeCompare(b.verifiedAt || '~') || a.at - b.at);
+    // Verified events first, in the order they were verified (ISO times compare as text), then the rest in play order.
+    const order = (event) => event.verifiedAt ? `0${event.verifiedAt}` : '1';
+    const events = answer.timeline.events.slice().sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : a.at - b.at));
     const eventTable = el('div', {class: 'panel'}, el('h3', {}, `Events (${events.length}; verified ones in the order they arrived)`),
       table(['verified', 'break', 'ad', 'event', 'at', 'beacons sent', 'pending', 'abandoned', 'last failure'], events.map((event) => ({
         attributes: {class: event.state === 'failed' ? 'error' : event.state, dataset: {event: event.id}},

@@ -8,12 +8,19 @@ final class ConsoleSessions: Sendable {
     let index: BeaconSessionIndex
     let documents: SessionDocuments
     let decisioner: AdDecisioner
+    /// True for the ID of a pod-serving stream: its server-side beacons are
+    /// in the collector under the stream ID, and the stream's page shows them.
+    let isStream: @Sendable (String) -> Bool
 
-    init(store: BeaconStore, index: BeaconSessionIndex, documents: SessionDocuments, decisioner: AdDecisioner) {
+    init(
+        store: BeaconStore, index: BeaconSessionIndex, documents: SessionDocuments, decisioner: AdDecisioner,
+        isStream: @escaping @Sendable (String) -> Bool = { _ in false }
+    ) {
         self.store = store
         self.index = index
         self.documents = documents
         self.decisioner = decisioner
+        self.isStream = isStream
     }
 
     struct Listing: Encodable, Sendable {
@@ -28,7 +35,7 @@ final class ConsoleSessions: Sendable {
         var sessions: [Entry]
     }
 
-    /// The most recently active sessions, newest first.
+    /// The most recently active client-side sessions, newest first (streams left out).
     func list(limit: Int) throws(HTTPError) -> Listing {
         let summaries: [BeaconSessionIndex.Summary]
         do {
@@ -49,7 +56,7 @@ final class ConsoleSessions: Sendable {
                     lastActivityAt: ISO8601Timestamp.string(from: served.servedAt))
             )
         }
-        for (rank, summary) in summaries.enumerated() {
+        for (rank, summary) in summaries.enumerated() where !isStream(summary.session) {
             let served = documents.served(summary.session)
             let last = max(summary.lastBeaconAt, served?.servedAt ?? .distantPast)
             entries[summary.session] = (

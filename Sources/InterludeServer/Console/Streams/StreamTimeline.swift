@@ -1,6 +1,6 @@
 import Foundation
-import InterludeHLS
 internal import InterludeFormatting
+import InterludeHLS
 
 /// A pod-serving stream's timeline for the console, to scale: content,
 /// breaks, ads and slate as spans; each timed-metadata event where it
