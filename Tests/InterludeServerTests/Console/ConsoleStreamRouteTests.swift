@@ -252,5 +252,11 @@ import Testing
             "/api/console/streams", port: port, method: "GET", headers: [("Content-Type", "application/octet-stream")],
             body: (0..<4096).map { UInt8($0 % 256) })
         #expect(binary.status == 200)
+        // A body over the server's limit is refused before any route runs, as JSON.
+        let huge = try Loopback.get(
+            "/api/console/streams/00000000-0000-4000-8000-000000000000", port: port, method: "GET",
+            headers: [("Content-Type", "application/json")], body: Array(repeating: UInt8(ascii: "{"), count: 2 << 20))
+        #expect(huge.status == 413)
+        #expect(ConsoleTestServer.error(of: huge)?.status == 413)
     }
 }
