@@ -222,6 +222,7 @@ def main():
     parser.add_argument("--stream-steps", help="JSON file: how to register a stream and play a break")
     parser.add_argument("--timeout", type=float, default=10, help="seconds the monitor may take to show events")
     parser.add_argument("--streams-only", action="store_true", help="skip the inspector and session scenarios")
+    parser.add_argument("--screenshot-name", default="console-monitor.png", help="file name of the monitor's screenshot")
     args = parser.parse_args()
     base = args.base.rstrip("/")
     os.makedirs(args.screenshot_dir, exist_ok=True)
@@ -308,8 +309,10 @@ def monitor_stream(browser, base, args, results):
     results["beaconsShown"] = browser.wait_for(
         "(() => { const n = document.querySelectorAll('.timeline rect.beacon').length; return n > 0 && n; })()",
         timeout=args.timeout) or 0
+    results["axis"] = browser.evaluate(
+        "(() => { const t = document.querySelector('.timeline'); return t ? t.dataset.axis || null : null; })()")
     time.sleep(1.5)  # let the preview draw a frame, when it has media
-    browser.screenshot(os.path.join(args.screenshot_dir, "console-monitor.png"))
+    browser.screenshot(os.path.join(args.screenshot_dir, args.screenshot_name))
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ import Testing
         var timelineSpans: [String]?
         var preview: String?
         var beaconsShown: Int?
+        var axis: String?
     }
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -135,5 +136,40 @@ import Testing
         #expect(observed.preview == "\(server.baseURL)/vtp/stream_id/\(id)/video/\(content.contentID).m3u8")
         // The pre-roll's server-side beacons reached the collector and are drawn.
         #expect((observed.beaconsShown ?? 0) > 0)
+    }
+
+    /// A live stream whose player (no VTP) asks for pod 3 of 30 s, then plays it.
+    static let liveSteps = """
+        {"register": {"path": "\(PodServingTest.livePath)", "body": {}},
+         "setup": [{"method": "GET",
+                    "path": "/linear/pods/v1/hls/network/interlude/custom_asset/interlude-live/pod/3.m3u8?stream_id=[[STREAMID]]&pd=30000"}],
+         "play_break": 0}
+        """
+
+    @Test func theMonitorShowsALiveStreamsPodOnTheWallClock() throws {
+        let (server, directory) = try ConsoleTestServer.start()
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        let steps = directory.url.appendingPathComponent("live-steps.json")
+        try Data(Self.liveSteps.utf8).write(to: steps)
+        let observed = try Self.drive(
+            server.baseURL,
+            extraArguments: [
+                "--stream-steps", steps.path, "--timeout", "10", "--streams-only", "--screenshot-name",
+                "console-monitor-live.png",
+            ])
+        #expect(observed.error == nil)
+        let id = try #require(observed.streamID)
+        #expect(observed.streamListed == true)
+        #expect(observed.verifiedBeforePlay == 0)
+        let played = try #require(observed.eventsVerified)
+        #expect(played > 0)
+        #expect(observed.timelineVerifiedEvents == played)
+        #expect(observed.timelineSpans?.contains("break") == true)
+        #expect(observed.timelineSpans?.contains("ad") == true)
+        #expect(observed.axis == "wall")
+        #expect(observed.preview == "\(server.baseURL)/vtp/stream_id/\(id)/live/interlude-live.m3u8")
     }
 }

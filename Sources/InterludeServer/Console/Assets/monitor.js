@@ -62,7 +62,7 @@
     const duration = Math.max(1, model.duration);
     const x = (t) => 10 + (Math.max(0, Math.min(duration, t)) / duration) * (width - 20);
     const drawing = svg('svg', {class: 'timeline', viewBox: `0 0 ${width} 132`, role: 'img',
-      'aria-label': `timeline of ${seconds(duration)}`, 'data-events': model.events.length});
+      'aria-label': `timeline of ${seconds(duration)}`, 'data-events': model.events.length, 'data-axis': model.axis});
     const spans = svg('g', {class: 'spans'});
     for (const span of model.spans) {
       const left = x(span.start);
@@ -96,7 +96,9 @@
     const step = niceStep(duration);
     for (let t = 0; t <= duration + 0.001; t += step) {
       axis.append(svg('line', {x1: x(t), x2: x(t), y1: 64, y2: 68, stroke: '#999'}));
-      axis.append(svg('text', {x: x(t) - 8, y: 126}, model.axis === 'wall' ? `+${formatClock(t)}` : formatClock(t)));
+      const atEnd = x(t) > width - 40;  // the last label ends at the axis' end instead of running off it
+      axis.append(svg('text', {x: atEnd ? x(t) : x(t) - 8, y: 126, 'text-anchor': atEnd ? 'end' : null},
+        model.axis === 'wall' ? `+${formatClock(t)}` : formatClock(t)));
     }
     if (model.now !== undefined && model.now !== null) axis.append(svg('line', {class: 'now', x1: x(model.now), x2: x(model.now), y1: 10, y2: 112}));
     drawing.append(axis);
