@@ -1,4 +1,5 @@
 import Foundation
+import InterludeServerTestSupport
 import InterludeTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import InterludeHLS
+import InterludeServerTestSupport
 import InterludeTestSupport
 import Testing
 

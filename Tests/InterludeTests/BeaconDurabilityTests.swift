@@ -36,7 +36,7 @@ struct BeaconDurabilityTests {
         let request = AdsRequest(
             adsResponse: inlineVAST(id: "durable", impression: "http://127.0.0.1:9/imp/durable"),
             adDisplayContainer: AdDisplayContainer(videoDisplay: display))
-        let manager = try await loader.loadAds(with: request).adsManager
+        let manager = try #require(try await loader.loadAds(with: request).adsManager)
         manager.initialize(with: AdsRenderingSettings())
         manager.start()
         for _ in 0..<10_000 where display.loadedURL == nil { await Task.yield() }
