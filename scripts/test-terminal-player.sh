@@ -96,9 +96,10 @@ else
     expect "Learn More is shown in the ad" "[ Learn More (l) ]" 2 || true
     tmux send-keys -t "$session" l
     expect "l opens the ad's click-through" "last event: Learn More: https://example.com/test-ad-" 5 || true
-    expect "the cuepoints bar marks the pre-roll played" "breaks played 1/3" 30 || true
-    if screen | grep -qE '^\[#'; then
-        echo "ok: the bar starts with the played pre-roll (#)"
+    expect "the cuepoints bar counts the pre-roll played" "breaks played 1/3" 30 || true
+    expect "the pre-roll ends" "last event: AD_PERIOD_ENDED" 30 || true
+    if screen | grep -qE '^\[#+[=|]'; then
+        echo "ok: the bar starts with the played pre-roll (#), then content"
         passed=$((passed + 1))
     else
         echo "FAILED: the cuepoints bar does not start with a played break:"

@@ -97,7 +97,8 @@ enum DemoCommand {
         }
         if options.parts.contains(.live) || options.parts.contains(.vod) {
             let directory = options.dataDirectory.appendingPathComponent("pod-serving")
-            print("\ninterlude demo: starting the pod-serving stack on loopback (media cached in \(directory.path))")
+            InterludeCommand.writeOutput(
+                "\ninterlude demo: starting the pod-serving stack on loopback (media cached in \(directory.path))")
             let server: AdServer
             do {
                 server = try PodDemo.startServer(dataDirectory: directory, liveSpeed: options.liveSpeed)
@@ -118,11 +119,11 @@ enum DemoCommand {
                 complete = complete && report?.isComplete == true
             }
         }
-        print("\n==== interlude demo report ====")
-        for section in sections { print(section) }
+        InterludeCommand.writeOutput("\n==== interlude demo report ====")
+        for section in sections { InterludeCommand.writeOutput(section) }
         let seconds = String(format: "%.0f", Date().timeIntervalSince(started))
         let parts = options.parts.map(\.rawValue).joined(separator: ", ")
-        print(
+        InterludeCommand.writeOutput(
             complete
                 ? "\n✔ interlude demo (\(parts)): everything owed arrived exactly once (\(seconds) s)"
                 : "\n✘ interlude demo (\(parts)): something owed is missing or doubled, listed above (\(seconds) s)")
@@ -136,7 +137,8 @@ enum DemoCommand {
         var playback = options.playback
         let (speed, contentDuration) = (playback.speed, playback.contentDuration)
         let dataDirectory = options.dataDirectory
-        print("interlude demo: starting the reference ad stack on loopback (media cached in \(dataDirectory.path))")
+        InterludeCommand.writeOutput(
+            "interlude demo: starting the reference ad stack on loopback (media cached in \(dataDirectory.path))")
         let server: AdServer
         do {
             server = try AdServer.start(
@@ -154,10 +156,10 @@ enum DemoCommand {
         }
         defer { server.shutdown() }
         let session = "demo-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        print(
+        InterludeCommand.writeOutput(
             "interlude demo: \(server.baseURL)/vmap?session=\(session) — pre-roll, mid-roll pod of 3 at 30 s, post-roll"
         )
-        print(
+        InterludeCommand.writeOutput(
             "interlude demo: playing \(Int(contentDuration)) s of content at \(StreamFrame.number(speed))× "
                 + "(the autopilot skips the pre-roll once it may)\n")
         playback.tag = URL(string: "\(server.baseURL)/vmap?session=\(session)")

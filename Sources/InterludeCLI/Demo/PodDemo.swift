@@ -61,12 +61,12 @@ enum PodDemo {
         let wait = LiveJoin.channelWait(
             elapsed: elapsed, interval: breakInterval, breakDuration: breakDuration, segment: segment,
             holdBack: 3 * segment)
-        print(
+        InterludeCommand.writeOutput(
             "interlude demo: live — channel \(channelID) (a \(Int(breakDuration)) s break every \(Int(breakInterval)) s), "
                 + "the channel clock at \(StreamFrame.number(speed))× and the player at \(StreamFrame.number(speed))×; "
                 + "through two breaks")
         if wait > 0 {
-            print(
+            InterludeCommand.writeOutput(
                 "interlude demo: waiting \(String(format: "%.1f", wait / speed)) s for the channel to be in content "
                     + "where a player joins")
             try? await Task.sleep(nanoseconds: UInt64(wait / speed * 1e9))
@@ -88,7 +88,7 @@ enum PodDemo {
     /// Plays the VOD stream to its end with one seek over an unplayed mid-roll, and reports it.
     @MainActor
     static func vod(server: AdServer, speed: Double, language: String) async -> PodStreamReport? {
-        print(
+        InterludeCommand.writeOutput(
             "interlude demo: VOD — \(titleID) (30 s) with \(Int(podDuration)) s pods before, at "
                 + midrollOffsets.map { "0:\(String(format: "%02d", Int($0)))" }.joined(separator: " and ")
                 + " and after it, played at \(StreamFrame.number(speed))×; after the pre-roll, at content "
