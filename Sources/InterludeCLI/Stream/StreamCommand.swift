@@ -175,7 +175,8 @@ enum StreamCommand {
             return 2
         }
         let session = StreamSession(
-            options: options, output: TerminalOutput(json: options.json, command: "interlude stream"))
+            options: options, output: TerminalOutput(json: options.json, command: "interlude stream"),
+            endsOnSignals: true)
         return await session.run()
     }
 }

@@ -66,10 +66,20 @@ final class StreamSession: StreamManagerDelegate {
     private var awaitingResume = false
     private var exitCode: Int32 = 0
 
-    init(options: StreamCommand.Options, output: TerminalOutput, autopilot: Autopilot = Autopilot()) {
+    /// SIGINT and SIGTERM end the session as `q` does (the terminal's mode
+    /// is restored, pending verifications are sent), with status 128 + the
+    /// signal: `interlude stream` sets it; the demo leaves signals alone.
+    let endsOnSignals: Bool
+    private var signalSources: [any DispatchSourceSignal] = []
+
+    init(
+        options: StreamCommand.Options, output: TerminalOutput, autopilot: Autopilot = Autopilot(),
+        endsOnSignals: Bool = false
+    ) {
         self.options = options
         self.output = output
         self.autopilot = autopilot
+        self.endsOnSignals = endsOnSignals
         display = HLSStreamDisplay(clock: clock, configuration: .init(speed: options.speed))
         var settings = Settings()
         settings.language = options.language
@@ -145,6 +155,7 @@ final class StreamSession: StreamManagerDelegate {
         }
         lastEvent = "stream \(streamID)"
         keys.start { [weak self] key in self?.handleKey(key) }
+        if endsOnSignals { watchSignals() }
         ticker = Task { @MainActor [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(nanoseconds: 100_000_000)
@@ -153,6 +164,8 @@ final class StreamSession: StreamManagerDelegate {
         }
         let code = await withCheckedContinuation { finish = $0 }
         keys.stop()
+        for source in signalSources { source.cancel() }
+        signalSources = []
         await loader.beaconQueue.waitUntilIdle()
         output.end()
         return code
@@ -167,6 +180,21 @@ final class StreamSession: StreamManagerDelegate {
         finalCuepoints = manager?.cuepoints ?? []
         manager?.destroy()
         finish.resume(returning: code)
+    }
+
+    private func watchSignals() {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            source.setEventHandler { [weak self] in
+                MainActor.assumeIsolated {
+                    self?.lastEvent = "signal \(number)"
+                    self?.done(128 + number)
+                }
+            }
+            source.resume()
+            signalSources.append(source)
+        }
     }
 
     private func opened(_ url: URL) {
@@ -334,46 +362,5 @@ final class StreamSession: StreamManagerDelegate {
             contentDuration: total > 0 ? manager.contentTime(forStreamTime: total) : 0, speed: options.speed,
             cuepoints: cuepoints, inBreak: inBreak, ui: manager.uiState, lastEvent: lastEvent)
         output.draw(lines: frame.lines(), pipeLine: frame.pipeLine, pipeKey: frame.pipeKey)
-    }
-}
-
-/// Verification (and click-tracking) pings as the loader's beacon queue
-/// settled them, counted per event ID: what the demo's report compares with
-/// what the server accepted.
-///
-/// `@unchecked Sendable` is safe here: `counts` and `others` are read and
-/// written only while `lock` is held.
-final class PingLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var counts: [String: Int] = [:]
-    private var dropped: [String: Int] = [:]
-    private var others: [(event: String, ad: String)] = []
-
-    /// Records a settled ping; returns its event ID when it is a verification.
-    @discardableResult
-    func record(_ beacon: Interlude.Beacon, _ delivery: BeaconQueue.Delivery) -> String? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard beacon.event == "verification" else {
-            others.append((beacon.event, beacon.adID))
-            return nil
-        }
-        let eventID = URL(string: beacon.url)?.lastPathComponent ?? beacon.url
-        if delivery == .delivered { counts[eventID, default: 0] += 1 } else { dropped[eventID, default: 0] += 1 }
-        return eventID
-    }
-
-    /// Verifications the server answered, per event ID.
-    var verificationsSent: [String: Int] {
-        lock.lock()
-        defer { lock.unlock() }
-        return counts
-    }
-
-    /// Verifications the queue gave up on, per event ID.
-    var verificationsDropped: [String: Int] {
-        lock.lock()
-        defer { lock.unlock() }
-        return dropped
     }
 }
