@@ -89,20 +89,32 @@ enum DemoCommand {
         let started = Date()
         var sections: [String] = []
         var complete = true
-        if options.parts.contains(.client) {
+        let podDirectory = options.dataDirectory.appendingPathComponent("pod-serving")
+        let runsClient = options.parts.contains(.client)
+        let liveSpeed = options.liveSpeed
+        // Started first, so that a first run makes the pod-serving media while
+        // the client-side part plays (its progress then is not drawn over the player).
+        let podServer: Task<Result<AdServer, AdServerError>, Never>? =
+            options.parts.contains(.live) || options.parts.contains(.vod)
+            ? Task.detached {
+                Result { () throws(AdServerError) in
+                    try PodDemo.startServer(
+                        dataDirectory: podDirectory, liveSpeed: liveSpeed, showsProgress: !runsClient)
+                }
+            } : nil
+        if runsClient {
             guard let (text, ok) = await runClientSide(options) else { return 1 }
             sections.append(
                 "client-side VMAP (content and ads at \(StreamFrame.number(options.playback.speed))×)" + text)
             complete = complete && ok
         }
-        if options.parts.contains(.live) || options.parts.contains(.vod) {
-            let directory = options.dataDirectory.appendingPathComponent("pod-serving")
+        if let podServer {
             InterludeCommand.writeOutput(
-                "\ninterlude demo: starting the pod-serving stack on loopback (media cached in \(directory.path))")
+                "\ninterlude demo: the pod-serving stack on loopback (media cached in \(podDirectory.path))")
             let server: AdServer
-            do {
-                server = try PodDemo.startServer(dataDirectory: directory, liveSpeed: options.liveSpeed)
-            } catch {
+            switch await podServer.value {
+            case .success(let started): server = started
+            case .failure(let error):
                 InterludeCommand.writeError("interlude demo: the pod-serving stack did not start: \(error.message)")
                 return 1
             }

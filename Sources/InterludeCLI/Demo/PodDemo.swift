@@ -40,15 +40,18 @@ enum PodDemo {
         return catalog
     }
 
-    /// Starts the pod-serving server (making its media on the first run).
-    static func startServer(dataDirectory: URL, liveSpeed: Double) throws(AdServerError) -> AdServer {
+    /// Starts the pod-serving server (making its media on the first run,
+    /// with a line per job on stderr when `showsProgress`).
+    static func startServer(dataDirectory: URL, liveSpeed: Double, showsProgress: Bool) throws(AdServerError)
+        -> AdServer
+    {
         try AdServer.start(
             AdServer.Configuration(
                 host: "127.0.0.1", port: 0, dataDirectory: dataDirectory, catalog: catalog(liveSpeed: liveSpeed),
                 generatesMedia: true,
                 http: HTTPServer.Configuration(threadCount: 2, logger: InterludeServer.SilentLogger()),
                 buildProgress: { event in
-                    guard event.phase == .started else { return }
+                    guard showsProgress, event.phase == .started else { return }
                     FileHandle.standardError.write(Data("  making stream media: \(event)\n".utf8))
                 }))
     }
