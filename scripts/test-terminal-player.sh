@@ -2,8 +2,13 @@
 # Drives `interlude play` under tmux as a person would: waits for the
 # countdown and the skip countdown, presses `s` once "Skip ad" shows, and
 # checks that the next ad of the pod starts. The tag comes from
-# `interlude serve` on loopback.
+# `interlude serve` on loopback. Then `interlude stream vod` against a
+# second server with stream media (the small catalog of
+# scripts/fixtures/real-clients-catalog.json, made with ffmpeg on the first
+# run, cached in STREAM_DATA): the countdown and Learn More show in an ad,
+# `l` opens the click-through, and the cuepoints bar marks the break played.
 #   scripts/test-terminal-player.sh [path/to/interlude]
+#   STREAM_DATA=DIR reuses a data directory (its media) for the stream part.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 interlude=${1:-.build/debug/interlude}
@@ -12,6 +17,7 @@ session="interlude-play-$$"
 cleanup() {
     tmux kill-session -t "$session" 2>/dev/null || true
     [ -n "${server_pid:-}" ] && kill "$server_pid" 2>/dev/null || true
+    [ -n "${stream_server_pid:-}" ] && kill "$stream_server_pid" 2>/dev/null || true
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -65,5 +71,43 @@ else
     passed=$((passed + 1))
 fi
 expect "the player finishes after the content" "done" 30 || true
+tmux kill-session -t "$session" 2>/dev/null || true
+
+# `interlude stream` against a server with stream media (first run: ffmpeg, about a minute).
+stream_data=${STREAM_DATA:-$work/stream-data}
+"$interlude" serve --port 0 --data-dir "$stream_data" --catalog scripts/fixtures/real-clients-catalog.json --quiet \
+    2>"$work/stream-serve.log" &
+stream_server_pid=$!
+stream_base=""
+for _ in $(seq 1800); do
+    stream_base=$(sed -n 's/.*ready at \(http:[^ ]*\).*/\1/p' "$work/stream-serve.log" | head -n 1)
+    [ -n "$stream_base" ] && break
+    kill -0 "$stream_server_pid" 2>/dev/null || break
+    sleep 0.2
+done
+if [ -z "$stream_base" ]; then
+    echo "FAILED: interlude serve with stream media did not start:"
+    tail -n 20 "$work/stream-serve.log"
+    failed=$((failed + 1))
+else
+    tmux new-session -d -s "$session" -x 110 -y 12 \
+        "$interlude stream vod test-film --server '$stream_base'; echo stream-exit=\$?; sleep 60"
+    expect "the stream's pre-roll shows the countdown" "AD  Ad 1 of " 30 || true
+    expect "Learn More is shown in the ad" "[ Learn More (l) ]" 2 || true
+    tmux send-keys -t "$session" l
+    expect "l opens the ad's click-through" "last event: Learn More: https://example.com/test-ad-" 5 || true
+    expect "the cuepoints bar counts the pre-roll played" "breaks played 1/3" 30 || true
+    expect "the pre-roll ends" "last event: AD_PERIOD_ENDED" 30 || true
+    if screen | grep -qE '^\[#+[=|]'; then
+        echo "ok: the bar starts with the played pre-roll (#), then content"
+        passed=$((passed + 1))
+    else
+        echo "FAILED: the cuepoints bar does not start with a played break:"
+        screen
+        failed=$((failed + 1))
+    fi
+    tmux send-keys -t "$session" q
+    expect "q quits the stream with status 0" "stream-exit=0" 10 || true
+fi
 echo "terminal player: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

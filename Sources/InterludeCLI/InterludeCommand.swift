@@ -21,10 +21,17 @@ enum InterludeCommand {
           play URL         play a VAST or VMAP tag in the terminal with its ad UI (the custom
                            UI when the ad allows it, else the built-in one)
                            options: --speed N, --content-duration S, --language TAG, --json
-          demo             the whole system: the ad stack in-process, its VMAP played in the
-                           terminal player, then the collector's beacon report
-                           options: --speed N (2), --content-duration S (60), --language TAG,
-                           --data-dir DIR, --no-media (skip generating the creatives with ffmpeg)
+          stream live [CHANNEL] | vod [TITLE] | URL
+                           register a pod-serving stream through the SDK and play the VTP's
+                           stitched stream (HLS) with the custom ad UI; URL: a template with
+                           [[STREAMID]]; options: --server URL, --network CODE, --speed N,
+                           --language TAG, --json, --live KEY | --vod, --no-snapback
+          demo             the whole system: client-side ads (the ad stack's VMAP in the terminal
+                           player), then a pod-serving live and VOD stream, one report of every
+                           event, verification and beacon; options: --only client|live|vod,
+                           --speed N (2), --stream-speed N (4), --live-speed N (2),
+                           --content-duration S (60), --language TAG, --data-dir DIR,
+                           --no-media (skip generating the client-side creatives with ffmpeg)
           help             show this text
 
         exit status: 0 ok (inspect: at least one playable ad), 1 none or invalid, 2 usage error
@@ -50,6 +57,8 @@ enum InterludeCommand {
             return await PlayCommand.run(arguments: rest)
         case "demo":
             return await DemoCommand.run(arguments: rest)
+        case "stream":
+            return await StreamCommand.run(arguments: rest)
         case "help", "--help", "-h":
             writeOutput(usage)
             return 0

@@ -13,6 +13,8 @@ struct ArgumentReader {
 
         static let play = PlaybackLimits(maxSpeed: 1000, minContentDuration: 0)
         static let demo = PlaybackLimits(maxSpeed: 100, minContentDuration: 35)
+        /// `interlude stream`: an HLS player faster than 100× only outruns its downloads.
+        static let stream = PlaybackLimits(maxSpeed: 100, minContentDuration: 0)
     }
 
     private let arguments: [String]

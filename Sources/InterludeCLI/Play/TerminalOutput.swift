@@ -84,7 +84,13 @@ final class TerminalOutput: @unchecked Sendable {
     private var drawnLines = 0
     private var lastPipeLine = ""
 
-    init(json: Bool) { self.json = json }
+    /// The command named in failure messages.
+    let command: String
+
+    init(json: Bool, command: String = "interlude play") {
+        self.json = json
+        self.command = command
+    }
 
     func begin(title: String) {
         guard !json else { return }
@@ -92,23 +98,39 @@ final class TerminalOutput: @unchecked Sendable {
     }
 
     func draw(_ frame: TerminalFrame) {
+        let lines = frame.lines()
+        // A pipe gets a line whenever what it shows changes: the ad
+        // line and the event, or the content time (whole seconds) between breaks.
+        let body = frame.inBreak ? Array(lines.dropFirst()) : [frame.contentSummary] + lines.dropFirst()
+        let line = body.filter { !$0.isEmpty && !$0.hasPrefix("keys:") }.joined(separator: " | ")
+        draw(lines: lines, pipeLine: line)
+    }
+
+    /// Draws `lines` in place on a terminal; in a pipe writes `pipeLine`
+    /// when `pipeKey` (default: the line itself) differs from the last one written.
+    func draw(lines: [String], pipeLine: String, pipeKey: String? = nil) {
         lock.withLock {
-            let lines = frame.lines()
             if isTerminal {
                 var text = drawnLines > 0 ? "\u{1B}[\(drawnLines)A" : ""
                 for line in lines { text += "\u{1B}[2K" + line + "\n" }
                 drawnLines = lines.count
                 writeUnlocked(text)
             } else {
-                // A pipe gets a line whenever what it shows changes: the ad
-                // line and the event, or the content time (whole seconds) between breaks.
-                let body = frame.inBreak ? Array(lines.dropFirst()) : [frame.contentSummary] + lines.dropFirst()
-                let line = body.filter { !$0.isEmpty && !$0.hasPrefix("keys:") }.joined(separator: " | ")
-                if line != lastPipeLine {
-                    lastPipeLine = line
-                    writeUnlocked(line + "\n")
+                let key = pipeKey ?? pipeLine
+                if key != lastPipeLine {
+                    lastPipeLine = key
+                    writeUnlocked(pipeLine + "\n")
                 }
             }
+        }
+    }
+
+    /// Writes `text` below the frame; the next frame is drawn under it.
+    func note(_ text: String) {
+        guard !json else { return }
+        lock.withLock {
+            drawnLines = 0
+            writeUnlocked(text.hasSuffix("\n") ? text : text + "\n")
         }
     }
 
@@ -121,7 +143,7 @@ final class TerminalOutput: @unchecked Sendable {
     }
 
     func failure(_ message: String) {
-        FileHandle.standardError.write(Data(("interlude play: " + message + "\n").utf8))
+        FileHandle.standardError.write(Data((command + ": " + message + "\n").utf8))
     }
 
     func end() {
