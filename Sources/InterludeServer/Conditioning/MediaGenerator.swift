@@ -60,10 +60,29 @@ public struct MediaGenerator: Sendable {
             throw MediaError("cannot create \(mediaDirectory.path): \(error.localizedDescription)")
         }
         let todo = missing(specs)
-        for (index, spec) in todo.enumerated() {
-            progress(index + 1, todo.count, spec)
-            try make(spec)
+        // One ffmpeg per core: each short encode spends much of its time in
+        // single-threaded start-up and source filters, so running them side by
+        // side finishes the set sooner than one at a time.
+        let failures = Locked<[MediaError]>([])
+        let started = Locked(0)
+        let workers = max(1, min(todo.count, ProcessInfo.processInfo.activeProcessorCount))
+        let generator = self
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for index in stride(from: worker, to: todo.count, by: workers) {
+                guard failures.withLock({ $0.isEmpty }) else { return }
+                let number = started.withLock { count -> Int in
+                    count += 1
+                    return count
+                }
+                progress(number, todo.count, todo[index])
+                do {
+                    try generator.make(todo[index])
+                } catch {
+                    failures.withLock { $0.append(error) }
+                }
+            }
         }
+        if let failure = failures.withLock({ $0.first }) { throw failure }
         return todo.count
     }
 
