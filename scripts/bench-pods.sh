@@ -2,7 +2,11 @@
 # Benchmark of pod serving (issue 11, "Speed and load"), on loopback only.
 # One `interlude serve` (release) over the default catalog's real media
 # (made once into $DATA, default .build/bench-pods-data, reused after),
-# and nginx serving the very same bytes statically, in the same run:
+# and nginx serving the very same bytes statically, in the same run.
+# CATALOG=test uses scripts/fixtures/bench-pods-test-catalog.json (Catalog.podServingTest:
+# 3/5/8 s ads, 180p/360p ladder, channel test-live; about a minute of ffmpeg instead of
+# 20 or more on a shared machine) in .build/bench-pods-test-data, 360p, pd=16000.
+# Steps:
 #  1. registration: wrk POSTs live registrations for $DURATION (target >= 2000/s);
 #     this also fills the store past $STREAMS registered streams;
 #  2. memory: resident memory and database bytes per stored session;
@@ -25,10 +29,25 @@ CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
 STREAMS=${STREAMS:-10000}
 PODS=${PODS:-1000}
-PD=${PD:-45000}
 SERVER_PORT=${SERVER_PORT:-18580}
 NGINX_PORT=${NGINX_PORT:-18581}
-DATA=${DATA:-$PWD/.build/bench-pods-data}
+CATALOG=${CATALOG:-default}
+if [ "$CATALOG" = test ]; then
+    CATALOG_ARGS=(--catalog scripts/fixtures/bench-pods-test-catalog.json)
+    DATA=${DATA:-$PWD/.build/bench-pods-test-data}
+    ASSET=${ASSET:-test-live}
+    PROFILE=${PROFILE:-360p}
+    PD=${PD:-16000}
+else
+    CATALOG_ARGS=()
+    DATA=${DATA:-$PWD/.build/bench-pods-data}
+    ASSET=${ASSET:-interlude-live}
+    PROFILE=${PROFILE:-720p}
+    PD=${PD:-45000}
+fi
+# SERVER_THREADS=N passes --threads N to the server (its HTTP threads; default one per core).
+SERVER_ARGS=()
+[ -n "${SERVER_THREADS:-}" ] && SERVER_ARGS=(--threads "$SERVER_THREADS")
 
 swift build -c release --product interlude >&2
 swift build -c release --product interlude-beacon-burst >&2
@@ -49,15 +68,16 @@ trap cleanup EXIT
 mkdir -p "$DATA"
 rm -f "$DATA"/streams.sqlite* "$DATA"/beacons.sqlite*
 echo "== media: $DATA (made on the first run, reused after)" >&2
-"$BIN/interlude" serve --port "$SERVER_PORT" --data-dir "$DATA" --quiet 2>"$WORK/server.log" &
+"$BIN/interlude" serve --port "$SERVER_PORT" --data-dir "$DATA" ${CATALOG_ARGS[@]+"${CATALOG_ARGS[@]}"} \
+    ${SERVER_ARGS[@]+"${SERVER_ARGS[@]}"} --quiet 2>"$WORK/server.log" &
 SERVER_PID=$!
 until curl -sf "http://127.0.0.1:$SERVER_PORT/health" >/dev/null; do
     kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/server.log" >&2; exit 1; }
     sleep 0.5
 done
 BASE="http://127.0.0.1:$SERVER_PORT"
-REGISTER="/ssai/pods/api/v1/network/interlude/custom_asset/interlude-live/stream"
-POD="/linear/pods/v1/hls/network/interlude/custom_asset/interlude-live/pod"
+REGISTER="/ssai/pods/api/v1/network/interlude/custom_asset/$ASSET/stream"
+POD="/linear/pods/v1/hls/network/interlude/custom_asset/$ASSET/pod"
 
 # Prints "requests_per_second p50_ms p99_ms" from wrk --latency output.
 run_wrk() {
@@ -89,10 +109,26 @@ request = function()
 end
 LUA
 
+echo "== load: $(uptime)"
 echo "== registration: POST $REGISTER, wrk -t$THREADS -c$CONNECTIONS -d$DURATION"
 BEFORE_KIB=$(resident_kib)
-read -r R_RPS R_P50 R_P99 < <(run_wrk -s "$WORK/register.lua" "$BASE$REGISTER")
+wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$WORK/register.lua" "$BASE$REGISTER" >"$WORK/register.wrk"
+read -r R_RPS R_P50 R_P99 R_DONE R_BAD < <(awk '
+    function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /s$/) return v * 1000; return v }
+    /Requests\/sec/ { rps = $2 }
+    / requests in / { done = $1 }
+    $1 == "50%" { p50 = ms($2) }
+    $1 == "99%" { p99 = ms($2) }
+    /Non-2xx/ { bad = $4 }
+    /Socket errors/ { print "  (wrk: " $0 ")" > "/dev/stderr" }
+    END { printf "%d %.3f %.3f %d %d\n", rps, p50, p99, done, bad }' "$WORK/register.wrk")
 REGISTERED=$(sqlite3 "$DATA/streams.sqlite" "SELECT COUNT(*) FROM streams")
+# wrk counts the answers it read; requests still in flight when it stops (at most one
+# per connection) are answered and stored after it, so the store may hold up to
+# CONNECTIONS more, never fewer.
+R_ANSWERED=$((R_DONE - R_BAD))
+if [ "$REGISTERED" -ge "$R_ANSWERED" ] && [ "$REGISTERED" -le $((R_ANSWERED + CONNECTIONS)) ]; then R_CHECK=OK; else R_CHECK=MISMATCH; fi
+echo "registrations answered 2xx by wrk: $R_ANSWERED (non-2xx $R_BAD), streams in the store: $REGISTERED $R_CHECK"
 while [ "$REGISTERED" -lt "$STREAMS" ]; do
     curl -sf -X POST -d "ppid=fill" "$BASE$REGISTER" >/dev/null
     REGISTERED=$((REGISTERED + 1))
@@ -112,7 +148,7 @@ mkdir -p "$WORK/www/mv" "$WORK/www/media"
 n=0
 while read -r id; do
     mv="$POD/1.m3u8?stream_id=$id&pd=$PD"
-    media="$POD/1/profile/720p.m3u8?stream_id=$id&pd=$PD"
+    media="$POD/1/profile/$PROFILE.m3u8?stream_id=$id&pd=$PD"
     curl -sf "$BASE$mv" >"$WORK/www/mv/$n.m3u8"
     curl -sf "$BASE$media" >"$WORK/www/media/$n.m3u8"
     echo "$mv" >>"$WORK/mv.paths"; echo "$media" >>"$WORK/media.paths"
@@ -120,7 +156,7 @@ while read -r id; do
     n=$((n + 1))
 done <"$WORK/ids"
 FIRST=$(head -n 1 "$WORK/ids")
-SEGMENT="/linear/pods/v1/seg/network/interlude/custom_asset/interlude-live/pod/1/profile/720p/0.ts?stream_id=$FIRST&pd=$PD"
+SEGMENT="/linear/pods/v1/seg/network/interlude/custom_asset/$ASSET/pod/1/profile/$PROFILE/0.ts?stream_id=$FIRST&pd=$PD"
 curl -sf "$BASE$SEGMENT" >"$WORK/www/segment.ts"
 chmod -R a+rX "$WORK/www"
 
@@ -159,7 +195,7 @@ curl -sf "$BASE/health" >"$WORK/www/health.json"
 echo "/health" >"$WORK/health.paths"; echo "/health.json" >"$WORK/nginx-health.paths"
 compare "GET /health (HTTP layer alone)" "$WORK/health.paths" "$WORK/nginx-health.paths"
 compare "pod multivariant ($PODS pods)" "$WORK/mv.paths" "$WORK/nginx-mv.paths"
-compare "pod 720p playlist ($PODS pods)" "$WORK/media.paths" "$WORK/nginx-media.paths"
+compare "pod $PROFILE playlist ($PODS pods)" "$WORK/media.paths" "$WORK/nginx-media.paths"
 echo "$SEGMENT" >"$WORK/segment.paths"; echo "/segment.ts" >"$WORK/nginx-segment.paths"
 compare "ad segment + ID3 ($(wc -c <"$WORK/www/segment.ts") B)" "$WORK/segment.paths" "$WORK/nginx-segment.paths"
 
@@ -181,5 +217,6 @@ done
 END=$(date +%s.%N)
 STORED=$(curl -sf "$BASE/api/stats" | sed 's/[^0-9]//g')
 awk -v q="$QUEUED" -v s="$STORED" -v t0="$START" -v t1="$END" 'BEGIN {
-    printf "server-side beacons: %d queued, %s in the collector, drained %.1f s after the burst\n", q, s, t1 - t0 }'
+    printf "server-side beacons: %d queued, %s in the collector (%s), drained %.1f s after the burst\n", q, s, (q == s ? "OK" : "MISMATCH"), t1 - t0 }'
+echo "== load: $(uptime)"
 [ "$RECORDED" -eq "$EVENTS" ]

@@ -125,9 +125,11 @@ compare() {
         printf "ratio VTP/nginx: %.2f (target >= 0.50), VTP p99 %.3f ms (target < 10 ms)\n", s / n, p }'
 }
 
+echo "== load: $(uptime)"
 compare "live media playlist" live "/vtp/stream_id/[[STREAMID]]/live/bench-live/360p.m3u8" live.m3u8
 compare "live media playlist, a new window on every request" fast \
     "/vtp/stream_id/[[STREAMID]]/live/bench-live-fast/360p.m3u8" live.m3u8
 compare "VOD multivariant" vod "/vtp/stream_id/[[STREAMID]]/video/bench-film.m3u8" vod.m3u8
 compare "VOD media playlist" vod "/vtp/stream_id/[[STREAMID]]/video/bench-film/360p.m3u8" vod-360p.m3u8
+echo "== load: $(uptime)"
 echo "server RSS after the run: $(ps -o rss= -p "$SERVER_PID" | awk '{printf "%.0f MiB", $1 / 1024}')"
