@@ -134,18 +134,28 @@ public final class PodVODStreamRequest: StreamRequest {
 /// `AVPictureInPictureControllerDelegate`. IMA's `IMAPictureInPictureProxy`.
 @MainActor
 public final class PictureInPictureProxy {
-    /// Whether picture in picture is on now.
+    /// Whether picture in picture is on now. Interlude's own (IMA's proxy
+    /// keeps this to itself).
     public private(set) var isPictureInPictureActive = false
     private var observers: [UInt64: @MainActor (Bool) -> Void] = [:]
     private var nextObserver: UInt64 = 0
 
-    /// A proxy with picture in picture off.
+    /// A proxy with picture in picture off. IMA's
+    /// `initWithAVPictureInPictureControllerDelegate:`, without the app's
+    /// delegate: IMA's proxy stands in as the controller's delegate and
+    /// forwards to the app's, here the app's delegate calls the proxy.
     public init() {}
 
-    /// Picture in picture started (`pictureInPictureControllerDidStartPictureInPicture`).
+    /// Picture in picture started: call it from
+    /// `pictureInPictureControllerDidStartPictureInPicture(_:)`. Interlude's
+    /// own; IMA's proxy receives that `AVPictureInPictureControllerDelegate`
+    /// call itself.
     public func pictureInPictureDidStart() { setActive(true) }
 
-    /// Picture in picture ended (`pictureInPictureControllerDidStopPictureInPicture`).
+    /// Picture in picture ended: call it from
+    /// `pictureInPictureControllerDidStopPictureInPicture(_:)`. Interlude's
+    /// own; IMA's proxy receives that `AVPictureInPictureControllerDelegate`
+    /// call itself.
     public func pictureInPictureDidStop() { setActive(false) }
 
     private func setActive(_ active: Bool) {

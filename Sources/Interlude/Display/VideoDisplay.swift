@@ -40,6 +40,13 @@ extension VideoDisplay {
     public func loadStream(_ url: URL, subtitles: [[String: String]]?) { load(url, subtitles: subtitles) }
     /// Seeks the stream as media, with ``seek(to:)``.
     public func seekStream(to time: TimeInterval) { seek(to: time) }
+
+    /// IMA's Swift spelling of `loadStream:withSubtitles:` (the seed's
+    /// `imaVideoDisplay.loadStream(url, withSubtitles: [])`): forwards to
+    /// ``loadStream(_:subtitles:)``, which is what a display implements.
+    public func loadStream(_ url: URL, withSubtitles subtitles: [[String: String]]?) {
+        loadStream(url, subtitles: subtitles)
+    }
 }
 
 /// Playback events of a ``VideoDisplay``. IMA's `IMAVideoDisplayDelegate`.
