@@ -46,18 +46,19 @@ public class StreamRequest {
 
     /// The pod-serving API's base URL: `https://dai.google.com` or an
     /// `interlude serve` (`http://127.0.0.1:8080`). No default: a request
-    /// without one fails with 1101.
+    /// without one fails with 1101. Interlude's own: IMA's SDK always talks
+    /// to Google's servers.
     public var serverURL: URL?
     /// The stream to play instead when registration fails or the stream
     /// cannot play (the "backup stream" of Google's DAI best practices).
-    /// Default nil.
+    /// Default nil. Interlude's own: an IMA app keeps its backup URL itself.
     public var backupStreamURL: URL?
     /// Whether the SDK itself loads and plays ``backupStreamURL`` in
     /// ``videoDisplay`` on such a failure (the failure is still reported).
-    /// Default false: the app decides, as in the seed.
+    /// Default false: the app decides, as in the seed. Interlude's own.
     public var playsBackupStreamOnFailure = false
     /// Seconds allowed for the registration exchange; past it the load
-    /// fails with 301. Default 8.
+    /// fails with 301. Default 8. Interlude's own (IMA's is fixed).
     public var registrationTimeout: TimeInterval = 8
 
     /// Livestream (with its custom asset key) or VOD.
