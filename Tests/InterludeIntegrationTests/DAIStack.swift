@@ -138,10 +138,17 @@ final class DAIStack {
 
     /// Sets the recorder as the manager's delegate and initializes it (the
     /// live metadata's first fetch let land).
-    func start(_ manager: StreamManager) async throws {
+    func start(_ manager: StreamManager) async {
         manager.delegate = recorder
         manager.initialize(with: nil)
-        try await waitUntil("the first metadata fetch") { manager.fetchTask == nil }
+        await fetched(manager)
+    }
+
+    /// Waits for the manager's metadata or timeline fetch, if one is under
+    /// way (an await, not a spin: other suites share the main actor; the
+    /// client's own timeout bounds it).
+    func fetched(_ manager: StreamManager) async {
+        while let task = manager.fetchTask { await task.value }
     }
 
     /// GET on the server from a thread of its own.
@@ -209,7 +216,7 @@ final class DAIStack {
             display.step()
             clock.advance(by: Self.tick)
             await Task.yield()
-            try await waitUntil("a metadata fetch") { manager.fetchTask == nil }
+            await fetched(manager)
             if display.totalMediaTime > 0, display.currentMediaTime >= display.totalMediaTime { return }
         }
     }
@@ -229,8 +236,8 @@ final class DAIStack {
         http.exchanges.filter { $0.url.contains(streamID) && $0.url.contains("metadata") }
     }
 
-    /// Yields (never sleeps) until `condition` holds: for answers that come
-    /// over real HTTP. The bound only keeps a broken stack from hanging the run.
+    /// Yields (never sleeps) until `condition` holds: for main-actor work a
+    /// few turns away. The bound only keeps a broken stack from hanging the run.
     func waitUntil(_ what: String, within seconds: Int = 60, _ condition: () -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while !condition() {
@@ -249,11 +256,30 @@ final class DAIRecorder: AdsLoaderDelegate, StreamManagerDelegate {
     var errors: [AdError] = []
     var loaded: [AdsLoadedData] = []
     var failed: [AdLoadingErrorData] = []
+    private var outcomeWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Returns once the loader has answered a `requestStream` (loaded or failed).
+    func waitForLoadOutcome() async {
+        if !loaded.isEmpty || !failed.isEmpty { return }
+        await withCheckedContinuation { outcomeWaiters.append($0) }
+    }
+
+    private func outcomeArrived() {
+        let waiters = outcomeWaiters
+        outcomeWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
 
     func count(_ type: AdEvent.EventType) -> Int { events.filter { $0.type == type }.count }
 
     func streamManager(_ streamManager: StreamManager, didReceive event: AdEvent) { events.append(event) }
     func streamManager(_ streamManager: StreamManager, didReceive error: AdError) { errors.append(error) }
-    func adsLoader(_ loader: AdsLoader, adsLoadedWith data: AdsLoadedData) { loaded.append(data) }
-    func adsLoader(_ loader: AdsLoader, failedWith errorData: AdLoadingErrorData) { failed.append(errorData) }
+    func adsLoader(_ loader: AdsLoader, adsLoadedWith data: AdsLoadedData) {
+        loaded.append(data)
+        outcomeArrived()
+    }
+    func adsLoader(_ loader: AdsLoader, failedWith errorData: AdLoadingErrorData) {
+        failed.append(errorData)
+        outcomeArrived()
+    }
 }

@@ -27,7 +27,7 @@ struct StreamIntegrationTests {
         let manager = try #require(data.streamManager)
         let id = try #require(manager.streamId)
         // The break is decided after the first metadata fetch: its IDs are unknown when they come.
-        try await stack.start(manager)
+        await stack.start(manager)
         try await stack.decideLivePod(id, pod: 1, durationMilliseconds: Self.liveBreakMilliseconds)
         let decided = try #require(try await stack.report(id).breaks.first)
         #expect(decided.ads.count >= 1)
@@ -114,17 +114,16 @@ struct StreamIntegrationTests {
         let stack = try DAIStack()
         defer { stack.stop() }
         stack.loader.requestStream(with: stack.request(live: false))
-        try await stack.waitUntil("the VOD registration") {
-            !stack.recorder.loaded.isEmpty || !stack.recorder.failed.isEmpty
-        }
+        await stack.recorder.waitForLoadOutcome()
         #expect(stack.recorder.failed.isEmpty, "\(stack.recorder.failed.map(\.adError))")
         let manager = try #require(stack.recorder.loaded.first?.streamManager)
         let id = try #require(manager.streamId)
         // The app hands the ID to its VTP, which asks for the pods; then loadThirdPartyStream.
         let duration = try await stack.planVODPods(id)
         stack.display.totalMediaTime = duration
-        try await stack.start(manager)
+        await stack.start(manager)
         manager.loadThirdPartyStream(Self.vtpURL, streamSubtitles: [])
+        await stack.fetched(manager)
         try await stack.waitUntil("the VOD timeline and playback") { stack.display.isPlaying }
         #expect(stack.display.loadedURL == Self.vtpURL)
         #expect(manager.cuepoints.count == 3)
@@ -160,9 +159,7 @@ struct StreamIntegrationTests {
         request.backupStreamURL = backup
         request.playsBackupStreamOnFailure = true
         stack.loader.requestStream(with: request)
-        try await stack.waitUntil("the registration's failure") {
-            !stack.recorder.loaded.isEmpty || !stack.recorder.failed.isEmpty
-        }
+        await stack.recorder.waitForLoadOutcome()
         #expect(stack.recorder.loaded.isEmpty)
         let failure = try #require(stack.recorder.failed.first)
         #expect(failure.adError.code.rawValue == 1020)
