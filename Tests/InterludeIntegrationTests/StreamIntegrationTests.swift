@@ -110,6 +110,56 @@ struct StreamIntegrationTests {
         #expect(report.eventsVerified == pingsBefore)
     }
 
+    enum DestroyPoint: String, CaseIterable, Sendable {
+        case beforeInitialize, duringTheFirstMetadataFetch, duringTheVODTimelineFetch
+    }
+
+    /// `destroy()` before anything plays, with a request to the server in
+    /// flight or not: what was under way lands on a dead manager, and
+    /// nothing is loaded, played, fired, verified or polled afterwards.
+    @Test(arguments: DestroyPoint.allCases)
+    func destroyBeforePlaybackLeavesNothingRunning(at point: DestroyPoint) async throws {
+        let stack = try DAIStack()
+        defer { stack.stop() }
+        let live = point != .duringTheVODTimelineFetch
+        let manager = try #require(try await stack.loader.loadStream(with: stack.request(live: live)).streamManager)
+        let id = try #require(manager.streamId)
+        manager.delegate = stack.recorder
+        switch point {
+        case .beforeInitialize:
+            manager.destroy()
+            manager.initialize(with: nil)
+        case .duringTheFirstMetadataFetch:
+            manager.initialize(with: nil)
+            #expect(manager.fetchTask != nil)
+            manager.destroy()
+        case .duringTheVODTimelineFetch:
+            _ = try await stack.planVODPods(id)
+            manager.initialize(with: nil)
+            manager.loadThirdPartyStream(Self.vtpURL, streamSubtitles: [])
+            #expect(manager.fetchTask != nil)
+            manager.destroy()
+        }
+        if point == .duringTheFirstMetadataFetch {
+            // The request in flight ends (answered or cancelled) after the manager is gone.
+            // (The VOD timeline's task is cancelled before it first runs: it asks nothing.)
+            try await stack.waitUntil("the fetch in flight to end") { !stack.metadataRequests(id).isEmpty }
+        }
+        manager.loadThirdPartyStream(Self.vtpURL, streamSubtitles: [])
+        for _ in 0..<120 {
+            stack.clock.advance(by: 1)
+            await Task.yield()
+        }
+        await stack.deliverBeacons()
+        #expect(stack.recorder.events.isEmpty, "\(stack.recorder.events.map(\.type))")
+        #expect(stack.recorder.errors.isEmpty)
+        #expect(stack.verifications(id).isEmpty)
+        #expect(stack.metadataRequests(id).count <= 1)
+        #expect(!stack.display.commands.contains { $0.hasPrefix("loadStream") || $0 == "play" })
+        #expect(stack.display.loadedURL == nil)
+        #expect(stack.clock.sleeperCount == 0)
+    }
+
     @Test func aVODStreamRegistersThroughTheDelegatePlaysItsPodsAndEachEventIsVerifiedOnce() async throws {
         let stack = try DAIStack()
         defer { stack.stop() }
