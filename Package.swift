@@ -40,9 +40,17 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        // The inspector's report of a VAST/VMAP document or fetched tag: what
+        // `interlude inspect --json` prints and the console's /api/inspect answers.
+        .target(name: "InterludeInspection", dependencies: ["InterludeVAST", "Interlude", "InterludeFormatting"]),
         .target(
             name: "InterludeServer",
-            dependencies: ["InterludeVAST", "InterludeHLS", "Interlude", "InterludeFormatting", "CMicroHTTPD", "CSQLite"]),
+            dependencies: [
+                "InterludeVAST", "InterludeHLS", "Interlude", "InterludeFormatting", "InterludeInspection", "CMicroHTTPD",
+                "CSQLite",
+            ],
+            // The web console's pages, compiled into the binary (no bundle to find at run time).
+            resources: [.embedInCode("Console/Assets")]),
         // Benchmark helper for scripts/bench-server.sh (exact-count beacon burst).
         .executableTarget(name: "interlude-beacon-burst"),
 
@@ -57,7 +65,8 @@ let package = Package(
         .executableTarget(
             name: "InterludeCLI",
             dependencies: [
-                "InterludeVAST", "InterludeHLS", "Interlude", "InterludePlayer", "InterludeServer", "InterludeFormatting",
+                "InterludeVAST", "InterludeHLS", "Interlude", "InterludeInspection", "InterludePlayer",
+                "InterludeServer", "InterludeFormatting",
             ]),
         .target(name: "CXMLScan", dependencies: ["CLibXML2"]),
         .executableTarget(
@@ -82,7 +91,10 @@ let package = Package(
         .testTarget(name: "InterludeTests", dependencies: ["Interlude", "InterludePlayer", "InterludeTestSupport"]),
         .testTarget(
             name: "InterludeServerTests",
-            dependencies: ["InterludeServer", "InterludeVAST", "InterludeTestSupport", "InterludeServerTestSupport"]),
+            dependencies: [
+                "InterludeServer", "InterludeVAST", "InterludeInspection", "InterludeTestSupport",
+                "InterludeServerTestSupport",
+            ]),
         .testTarget(
             name: "InterludeIntegrationTests",
             dependencies: [

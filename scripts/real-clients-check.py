@@ -38,8 +38,14 @@ def report(name, ok, detail=""):
         FAILURES.append(name)
 
 
-def skip(name, why):
-    print(f"SKIP {name}: {why}", flush=True)
+def skip(name, why, required=False):
+    """A client that is not installed. `required` ones (Debian packages that
+    install-deps installs) fail the run under REAL_CLIENTS_STRICT=1, as the
+    test command sets it: a check that silently did not run proves nothing."""
+    strict = required and os.environ.get("REAL_CLIENTS_STRICT") == "1"
+    print(f"{'FAIL' if strict else 'SKIP'} {name}: {why}", flush=True)
+    if strict:
+        FAILURES.append(name)
 
 
 def get(url):
@@ -161,11 +167,11 @@ def vod(templates_found, registration, executor):
         for variant in variants:
             jobs[executor.submit(client, "ffmpeg", variant)] = ("ffmpeg", variant)
     else:
-        skip("ffmpeg", "ffmpeg not installed")
+        skip("ffmpeg", "ffmpeg not installed", required=True)
     if shutil.which("gst-launch-1.0"):
         jobs[executor.submit(client, "gstreamer", url, "--timeout", "180")] = ("gstreamer", url)
     else:
-        skip("gstreamer", "gst-launch-1.0 not installed")
+        skip("gstreamer", "gst-launch-1.0 not installed", required=True)
     browser = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
     return url, duration, (rates[0] if rates else 30.0), jobs, browser
 
@@ -338,7 +344,7 @@ def check_scte35(base, origin_texts, interlude):
 
 def check_id3(base, templates_found, registration):
     if not shutil.which("ffprobe"):
-        skip("id3", "ffprobe not installed")
+        skip("id3", "ffprobe not installed", required=True)
         return
     stream = post(registration["test-live"])["stream_id"]
     url = absolute(templates_found["test-live"].replace("[[STREAMID]]", stream), "test-live/360p.m3u8")
@@ -406,6 +412,26 @@ def check_id3(base, templates_found, registration):
            f"{len(ads)} ads, {found_total} packets; " + "; ".join(problems[:3]))
 
 
+def with_query(url, query):
+    return url + ("&" if "?" in url else "?") + query
+
+
+def option_playlists(vod_url, live_url, live_playlists):
+    """The VTP's other outputs: interstitials (VOD and live) and live with
+    the origin's markers passed through, for every rendition."""
+    files = {}
+    for name, url in (("vod", vod_url), ("live", live_url)):
+        modes = ["mode=interstitials"] + (["markers=passthrough"] if name == "live" else [])
+        multivariant = get(url).decode()
+        for line in multivariant.splitlines():
+            if not line or line.startswith("#"):
+                continue
+            rendition = line.rsplit("/", 1)[-1].split("?")[0]
+            for query in modes:
+                files[f"{name}-{query.split('=')[1]}-{rendition}"] = get(with_query(absolute(url, line), query)).decode()
+    return files
+
+
 def main(base, log):
     templates_found, registration = templates(log)
     needed = {"test-film", "test-live", "test-live-fast"}
@@ -423,6 +449,7 @@ def main(base, log):
             if line and not line.startswith("#"):
                 live_playlists[f"live-{line.rsplit('/', 1)[-1].split('?')[0]}"] = get(absolute(live_url, line)).decode()
         check_m3u8("live renditions", live_playlists)
+        check_m3u8("options", option_playlists(url, live_url, live_playlists))
         live = executor.submit(chromium_live, live_url, live_stream, log) if browser else None
         numbering = executor.submit(check_numbering, base, templates_found, registration)
         id3 = executor.submit(check_id3, base, templates_found, registration)
@@ -433,7 +460,7 @@ def main(base, log):
         if live:
             live.result()
         else:
-            skip("chromium", "chromium not installed")
+            skip("chromium", "chromium not installed", required=True)
     if browser:
         chromium_vod(url, duration, fps)
     print(f"real clients: {len(FAILURES)} failed" + (f" ({', '.join(FAILURES)})" if FAILURES else ""))

@@ -1,5 +1,6 @@
 import Foundation
 import Interlude
+import InterludeInspection
 import InterludeVAST
 
 /// `interlude inspect FILE|URL|-`: a readable report of an ad document or

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import InterludeServer
 
-/// `interlude serve [--host H] [--port P] [--data-dir DIR] [--catalog FILE] [--no-media] [--quiet]`:
+/// `interlude serve [--host H] [--port P] [--data-dir DIR] [--catalog FILE] [--no-media] [--quiet] [--console-allow-remote-tags]`:
 /// runs the reference ad server until SIGINT or SIGTERM.
 public enum ServeCommand {
     /// Parsed command-line options.
@@ -23,6 +23,8 @@ public enum ServeCommand {
         public var showsHelp = false
         /// `--threads`: HTTP polling threads; nil: one per processor.
         public var threads: Int?
+        /// `--console-allow-remote-tags`: the console's inspector may fetch from any host.
+        public var consoleAllowsRemoteTags = false
         public init() {}
     }
 
@@ -36,6 +38,7 @@ public enum ServeCommand {
     /// The help text.
     public static let usage = """
         usage: interlude serve [--host ADDRESS] [--port PORT] [--data-dir DIR] [--catalog FILE] [--threads N] [--no-media] [--quiet]
+                             [--console-allow-remote-tags]
 
           --host ADDRESS   listen address (default 127.0.0.1; 0.0.0.0 or :: for all)
           --port PORT      listen port (default 8080; 0 picks a free one)
@@ -44,6 +47,9 @@ public enum ServeCommand {
           --threads N      HTTP threads (default: one per processor)
           --no-media       do not generate media with ffmpeg
           --quiet          no access log
+          --console-allow-remote-tags
+                           let the web console's tag inspector fetch from any host
+                           (default: loopback only, every wrapper hop and redirect checked)
         """
 
     /// Reads the arguments that follow `serve`.
@@ -75,6 +81,7 @@ public enum ServeCommand {
                 options.threads = threads
             case "--no-media": options.generatesMedia = false
             case "--quiet": options.logsAccess = false
+            case "--console-allow-remote-tags": options.consoleAllowsRemoteTags = true
             case "--help", "-h": options.showsHelp = true
             default: throw UsageError(message: "unknown argument '\(argument)'")
             }
@@ -122,7 +129,7 @@ public enum ServeCommand {
                 } else if event.phase == .started {
                     standardError("media: \(event)")
                 }
-            })
+            }, console: ConsoleOptions(allowsRemoteTags: options.consoleAllowsRemoteTags))
         // Signals are handled from before the start, so that one arriving
         // right after the ready line is never the default (fatal) action.
         let signals = TerminationSignals()
@@ -137,6 +144,7 @@ public enum ServeCommand {
         standardError("interlude serve: ready at \(server.baseURL)  (try \(server.baseURL)/vast?pod=3)")
         for line in originLines(server) { standardError("  " + line) }
         for line in server.podServingGuide { standardError("  " + line) }
+        standardError("  web console  \(server.baseURL)/console")
         signals.waitForSignal()
         standardError("interlude serve: shutting down (finishing requests in flight)")
         server.shutdown()

@@ -43,6 +43,8 @@ public final class AdServer: Sendable {
         /// Fetches the external origins the catalog names (the VTP's
         /// content): timeout and size limit. Default ``OriginFetcher/init(client:timeout:maxSize:)``.
         public var originFetcher: OriginFetcher
+        /// The web console at `/console`.
+        public var console: ConsoleOptions
 
         public init(
             host: String = "127.0.0.1", port: UInt16 = 8080, dataDirectory: URL, catalog: Catalog = .builtIn,
@@ -50,7 +52,8 @@ public final class AdServer: Sendable {
             clock: ServerClock = .system,
             mediaProgress: @escaping @Sendable (Int, Int, MediaSpec) -> Void = { _, _, _ in },
             buildProgress: @escaping @Sendable (MediaProgress) -> Void = { _ in },
-            podServing: PodServingOptions = PodServingOptions(), originFetcher: OriginFetcher = OriginFetcher()
+            podServing: PodServingOptions = PodServingOptions(), originFetcher: OriginFetcher = OriginFetcher(),
+            console: ConsoleOptions = ConsoleOptions()
         ) {
             self.host = host
             self.port = port
@@ -63,6 +66,7 @@ public final class AdServer: Sendable {
             self.buildProgress = buildProgress
             self.podServing = podServing
             self.originFetcher = originFetcher
+            self.console = console
         }
     }
 
@@ -149,6 +153,14 @@ public final class AdServer: Sendable {
             pods: pods,
             origin: ContentOrigin(library: library, clock: configuration.clock, fetcher: configuration.originFetcher))
         VTPRoutes(vtp: vtp, baseURLFor: routes.baseURL(for:)).register(in: &allRoutes)
+        do {
+            try ConsoleRoutes(configuration, store: store, routes: routes, pods: pods, library: library)
+                .register(in: &allRoutes)
+        } catch {
+            pods.shutdown()
+            store.close()
+            throw AdServerError("cannot open the console's session index: \(error.message)")
+        }
         let router = allRoutes
         do {
             let http = try HTTPServer.start(

@@ -13,6 +13,8 @@ struct ServerRoutes: Sendable {
     /// (HTTP/1.0); set once the port is bound.
     let fallbackHost = Locked("127.0.0.1")
     let templates = TemplateCache()
+    /// What each session was served, for the console.
+    let sessionDocuments = SessionDocuments()
 
     func makeRouter() -> Router {
         var router = Router()
@@ -78,6 +80,8 @@ struct ServerRoutes: Sendable {
     ) throws(HTTPError) -> HTTPResponse {
         let links = try links(for: request)
         let template = try templates.template(key, writing: write)
+        sessionDocuments.record(
+            session: links.session, route: key.route, options: key.options, baseURL: links.baseURL, at: Date())
         return HTTPResponse(
             status: 200, headers: HTTPHeaders([("Content-Type", "application/xml; charset=utf-8")]),
             body: .bytes(template.render(baseURL: links.baseURL, session: links.session)))

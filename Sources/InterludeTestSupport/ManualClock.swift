@@ -16,6 +16,11 @@ public final class ManualClock: AdClock, @unchecked Sendable {
     private var current: TimeInterval
     private var sleepers: [Sleeper] = []
     private var nextID: UInt64 = 0
+    /// Sleepers resumed by `advance` whose tasks have not run yet: on a busy
+    /// machine a resumed task can wait a long time for a thread of the
+    /// concurrency pool, and a simulation that looked for the next deadline
+    /// before it ran would skip the deadline it was about to set.
+    private var woken: Set<UInt64> = []
 
     public init(now: TimeInterval = 0) { current = now }
 
@@ -29,6 +34,7 @@ public final class ManualClock: AdClock, @unchecked Sendable {
             nextID += 1
             return nextID
         }
+        defer { _ = lock.withLock { woken.remove(id) } }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
                 let resumeNow = lock.withLock { () -> Bool in
@@ -68,9 +74,22 @@ public final class ManualClock: AdClock, @unchecked Sendable {
             current += seconds
             let due = sleepers.filter { $0.deadline <= current }.sorted { $0.deadline < $1.deadline }
             sleepers.removeAll { $0.deadline <= current }
+            for sleeper in due { woken.insert(sleeper.id) }
             return due
         }
         for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    /// How many tasks woken by `advance` have not started running yet.
+    public var wakingCount: Int { lock.withLock { woken.count } }
+
+    /// Yields until every task woken by `advance` has started running again
+    /// (bounded, so a task that never gets a thread cannot hang the test).
+    public func waitForWokenTasks(maxYields: Int = 1_000_000) async {
+        for _ in 0..<maxYields {
+            if wakingCount == 0 { return }
+            await Task.yield()
+        }
     }
 
     /// Waits (yielding, never sleeping) until at least `count` tasks sleep on
@@ -90,11 +109,13 @@ extension ManualClock {
     public func simulate(for seconds: TimeInterval) async {
         let target = now + seconds
         while true {
+            await waitForWokenTasks()
             for _ in 0..<30 { await Task.yield() }
             guard let next = nextDeadline, next <= target else { break }
             advance(to: next)
         }
         advance(to: target)
+        await waitForWokenTasks()
         for _ in 0..<30 { await Task.yield() }
     }
 }

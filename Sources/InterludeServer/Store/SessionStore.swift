@@ -64,6 +64,11 @@ public protocol SessionStore: Sendable {
 
     /// Verified events and beacon progress of a stream.
     func activity(streamID: String) throws(StoreError) -> PodStreamActivity
+    /// The most recently registered streams first, up to `limit`, each with
+    /// a summary of its activity (the web console's list).
+    func recentStreams(limit: Int) throws(StoreError) -> [PodStreamSummary]
+    /// The last beacon failure of each event of a stream that had one.
+    func beaconFailures(streamID: String) throws(StoreError) -> [String: String]
     /// Deletes streams that expired before `cutoff` and have no beacon left
     /// to send, with everything of theirs. Returns how many.
     func purge(expiredBefore cutoff: Date) throws(StoreError) -> Int

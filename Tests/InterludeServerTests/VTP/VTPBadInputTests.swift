@@ -84,8 +84,7 @@ import Testing
         // A VOD stream whose pods were planned for other content (120 s, through adpods) is refused.
         let planned = try await Test.registerVOD(port: port)
         let body =
-            #"{"encoding_profiles":[{"profile_name":"360p"}],"ad_tag":"https://example.com/vmap","#
-            + #""content_duration_seconds":120}"#
+            #"{"encoding_profiles":[{"profile_name":"360p"}],"ad_tag":"https://example.com/vmap","content_duration_seconds":120}"#
         let pods = try PodServingTest.post(
             "/ondemand/pods/api/v1/network/interlude/streams/\(planned)/adpods", port: port, body: body,
             contentType: "application/json")

@@ -3,118 +3,118 @@ import InterludeVAST
 
 extension InspectionReport {
     /// `<Extension>` (or `<CreativeExtension>`): its type, other attributes and raw XML.
-    struct ExtensionReport: Codable, Equatable {
-        var type: String?
-        var attributes: [String: String]?
-        var rawXML: String
+    package struct ExtensionReport: Codable, Equatable {
+        package var type: String?
+        package var attributes: [String: String]?
+        package var rawXML: String
     }
 
-    struct VerificationReport: Codable, Equatable {
-        struct JavaScriptResource: Codable, Equatable {
-            var apiFramework: String?
-            var browserOptional: Bool?
-            var url: String
+    package struct VerificationReport: Codable, Equatable {
+        package struct JavaScriptResource: Codable, Equatable {
+            package var apiFramework: String?
+            package var browserOptional: Bool?
+            package var url: String
         }
 
-        struct ExecutableResource: Codable, Equatable {
-            var apiFramework: String?
-            var type: String?
-            var url: String
+        package struct ExecutableResource: Codable, Equatable {
+            package var apiFramework: String?
+            package var type: String?
+            package var url: String
         }
 
-        var vendor: String?
-        var javaScriptResources: [JavaScriptResource]?
-        var executableResources: [ExecutableResource]?
+        package var vendor: String?
+        package var javaScriptResources: [JavaScriptResource]?
+        package var executableResources: [ExecutableResource]?
         /// `VerificationParameters`, as written.
-        var parameters: String?
-        var tracking: [TrackingReport]?
+        package var parameters: String?
+        package var tracking: [TrackingReport]?
     }
 
-    struct PricingReport: Codable, Equatable {
-        var model: String?
-        var currency: String?
-        var value: String
+    package struct PricingReport: Codable, Equatable {
+        package var model: String?
+        package var currency: String?
+        package var value: String
     }
 
-    struct CategoryReport: Codable, Equatable {
-        var authority: String?
-        var value: String
+    package struct CategoryReport: Codable, Equatable {
+        package var authority: String?
+        package var value: String
     }
 
-    struct AdvertiserReport: Codable, Equatable {
-        var id: String?
-        var name: String
+    package struct AdvertiserReport: Codable, Equatable {
+        package var id: String?
+        package var name: String
     }
 
-    struct SurveyReport: Codable, Equatable {
-        var type: String?
-        var url: String
+    package struct SurveyReport: Codable, Equatable {
+        package var type: String?
+        package var url: String
     }
 
-    struct ViewableImpressionReport: Codable, Equatable {
-        var id: String?
-        var viewable: [String]?
-        var notViewable: [String]?
-        var viewUndetermined: [String]?
+    package struct ViewableImpressionReport: Codable, Equatable {
+        package var id: String?
+        package var viewable: [String]?
+        package var notViewable: [String]?
+        package var viewUndetermined: [String]?
     }
 
-    struct AdReport: Codable, Equatable {
-        var id: String?
-        var sequence: Int?
+    package struct AdReport: Codable, Equatable {
+        package var id: String?
+        package var sequence: Int?
         /// `inline` or `wrapper`.
-        var kind: String
-        var adSystem: String?
-        var title: String?
+        package var kind: String
+        package var adSystem: String?
+        package var title: String?
         /// Seconds, inline linear only.
-        var duration: Double?
-        var skipOffset: String?
-        var uiHideable: Bool?
-        var vastAdTagURI: String?
+        package var duration: Double?
+        package var skipOffset: String?
+        package var uiHideable: Bool?
+        package var vastAdTagURI: String?
         /// The media files of the first linear creative (what the SDK chooses from).
-        var mediaFiles: [MediaFileReport]
-        var clickThrough: String?
+        package var mediaFiles: [MediaFileReport]
+        package var clickThrough: String?
         /// How many impression URLs (``impressionURLs`` lists them).
-        var impressions: Int
+        package var impressions: Int
         /// Tracking URL counts per event type (linear, non-linear and companion).
-        var trackingEvents: [String: Int]
-        var errorURLs: [String]
-        var playable: Bool
+        package var trackingEvents: [String: Int]
+        package var errorURLs: [String]
+        package var playable: Bool
         /// Ids of the wrappers that led to this ad, outermost first (URL mode).
-        var wrapperChain: [String]? = nil
+        package var wrapperChain: [String]? = nil
 
         // Everything else the document holds.
-        var adSystemVersion: String? = nil
-        var adType: String? = nil
-        var conditionalAd: Bool? = nil
-        var adServingID: String? = nil
-        var description: String? = nil
-        var advertiser: AdvertiserReport? = nil
-        var pricing: PricingReport? = nil
-        var categories: [CategoryReport]? = nil
-        var blockedAdCategories: [CategoryReport]? = nil
-        var expires: Int? = nil
-        var surveys: [SurveyReport]? = nil
-        var impressionURLs: [URLReport]? = nil
-        var viewableImpression: ViewableImpressionReport? = nil
-        var verifications: [VerificationReport]? = nil
-        var extensions: [ExtensionReport]? = nil
-        var creatives: [CreativeReport]? = nil
-        var followAdditionalWrappers: Bool? = nil
-        var allowMultipleAds: Bool? = nil
-        var fallbackOnNoAd: Bool? = nil
+        package var adSystemVersion: String? = nil
+        package var adType: String? = nil
+        package var conditionalAd: Bool? = nil
+        package var adServingID: String? = nil
+        package var description: String? = nil
+        package var advertiser: AdvertiserReport? = nil
+        package var pricing: PricingReport? = nil
+        package var categories: [CategoryReport]? = nil
+        package var blockedAdCategories: [CategoryReport]? = nil
+        package var expires: Int? = nil
+        package var surveys: [SurveyReport]? = nil
+        package var impressionURLs: [URLReport]? = nil
+        package var viewableImpression: ViewableImpressionReport? = nil
+        package var verifications: [VerificationReport]? = nil
+        package var extensions: [ExtensionReport]? = nil
+        package var creatives: [CreativeReport]? = nil
+        package var followAdditionalWrappers: Bool? = nil
+        package var allowMultipleAds: Bool? = nil
+        package var fallbackOnNoAd: Bool? = nil
         /// URL mode: each wrapper that led to the ad, outermost first, with every URL it holds.
-        var wrappers: [AdReport]? = nil
+        package var wrappers: [AdReport]? = nil
     }
 }
 
 extension InspectionReport.ExtensionReport {
-    init(_ ext: VASTExtension) {
+    package init(_ ext: VASTExtension) {
         self.init(type: ext.type, attributes: ext.attributes.isEmpty ? nil : ext.attributes, rawXML: ext.rawXML)
     }
 }
 
 extension InspectionReport.VerificationReport {
-    init(_ verification: Verification) {
+    package init(_ verification: Verification) {
         self.init(
             vendor: verification.vendor,
             javaScriptResources: nonEmpty(
@@ -131,18 +131,18 @@ extension InspectionReport.VerificationReport {
 }
 
 extension InspectionReport.CategoryReport {
-    init(_ category: AdCategory) { self.init(authority: category.authority, value: category.value) }
+    package init(_ category: AdCategory) { self.init(authority: category.authority, value: category.value) }
 }
 
 extension InspectionReport.PricingReport {
-    init?(_ pricing: Pricing?) {
+    package init?(_ pricing: Pricing?) {
         guard let pricing else { return nil }
         self.init(model: pricing.model, currency: pricing.currency, value: pricing.value)
     }
 }
 
 extension InspectionReport.ViewableImpressionReport {
-    init?(_ viewable: ViewableImpression?) {
+    package init?(_ viewable: ViewableImpression?) {
         guard let viewable else { return nil }
         self.init(
             id: viewable.id, viewable: nonEmpty(viewable.viewable), notViewable: nonEmpty(viewable.notViewable),
@@ -151,7 +151,7 @@ extension InspectionReport.ViewableImpressionReport {
 }
 
 extension InspectionReport.AdReport {
-    init(_ ad: Ad) {
+    package init(_ ad: Ad) {
         let linear = ad.linear
         var tracking: [String: Int] = [:]
         for creative in ad.creatives {

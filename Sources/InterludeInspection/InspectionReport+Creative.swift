@@ -6,201 +6,201 @@ import InterludeVAST
 /// values that are absent are left out of the JSON.
 extension InspectionReport {
     /// A URL with its optional `id` (impressions, click tracking, custom clicks).
-    struct URLReport: Codable, Equatable {
-        var id: String?
-        var url: String
+    package struct URLReport: Codable, Equatable {
+        package var id: String?
+        package var url: String
     }
 
     /// One tracking URL and its event; `progress` (and any event with an
     /// offset) has the offset as written and, where it can be known, in seconds.
-    struct TrackingReport: Codable, Equatable {
-        var event: String
-        var url: String
-        var offset: String?
-        var offsetSeconds: Double?
+    package struct TrackingReport: Codable, Equatable {
+        package var event: String
+        package var url: String
+        package var offset: String?
+        package var offsetSeconds: Double?
     }
 
     /// A creative resource: `static` (with `creativeType`), `iframe` or `html`.
-    struct ResourceReport: Codable, Equatable {
-        var kind: String
-        var creativeType: String?
-        var url: String?
-        var html: String?
+    package struct ResourceReport: Codable, Equatable {
+        package var kind: String
+        package var creativeType: String?
+        package var url: String?
+        package var html: String?
     }
 
-    struct AdParametersReport: Codable, Equatable {
-        var xmlEncoded: Bool?
-        var value: String
+    package struct AdParametersReport: Codable, Equatable {
+        package var xmlEncoded: Bool?
+        package var value: String
     }
 
-    struct MediaFileReport: Codable, Equatable {
-        var url: String
-        var id: String? = nil
-        var type: String?
-        var delivery: String?
-        var width: Int?
-        var height: Int?
-        var codec: String? = nil
+    package struct MediaFileReport: Codable, Equatable {
+        package var url: String
+        package var id: String? = nil
+        package var type: String?
+        package var delivery: String?
+        package var width: Int?
+        package var height: Int?
+        package var codec: String? = nil
         /// Kbps, as written (`minBitrate`/`maxBitrate` for variable-bitrate files).
-        var bitrate: Int?
-        var minBitrate: Int? = nil
-        var maxBitrate: Int? = nil
-        var scalable: Bool? = nil
-        var maintainAspectRatio: Bool? = nil
-        var fileSize: Int? = nil
-        var mediaType: String? = nil
-        var apiFramework: String? = nil
+        package var bitrate: Int?
+        package var minBitrate: Int? = nil
+        package var maxBitrate: Int? = nil
+        package var scalable: Bool? = nil
+        package var maintainAspectRatio: Bool? = nil
+        package var fileSize: Int? = nil
+        package var mediaType: String? = nil
+        package var apiFramework: String? = nil
     }
 
-    struct MezzanineReport: Codable, Equatable {
-        var url: String
-        var id: String?
-        var delivery: String?
-        var type: String?
-        var width: Int?
-        var height: Int?
-        var codec: String?
-        var fileSize: Int?
-        var mediaType: String?
+    package struct MezzanineReport: Codable, Equatable {
+        package var url: String
+        package var id: String?
+        package var delivery: String?
+        package var type: String?
+        package var width: Int?
+        package var height: Int?
+        package var codec: String?
+        package var fileSize: Int?
+        package var mediaType: String?
     }
 
-    struct InteractiveFileReport: Codable, Equatable {
-        var url: String
-        var type: String?
-        var apiFramework: String?
-        var variableDuration: Bool?
+    package struct InteractiveFileReport: Codable, Equatable {
+        package var url: String
+        package var type: String?
+        package var apiFramework: String?
+        package var variableDuration: Bool?
     }
 
-    struct ClosedCaptionReport: Codable, Equatable {
-        var url: String
-        var type: String?
-        var language: String?
+    package struct ClosedCaptionReport: Codable, Equatable {
+        package var url: String
+        package var type: String?
+        package var language: String?
     }
 
-    struct IconReport: Codable, Equatable {
-        struct FallbackImage: Codable, Equatable {
-            var width: Int?
-            var height: Int?
-            var altText: String?
-            var url: String?
+    package struct IconReport: Codable, Equatable {
+        package struct FallbackImage: Codable, Equatable {
+            package var width: Int?
+            package var height: Int?
+            package var altText: String?
+            package var url: String?
         }
 
-        var program: String?
-        var width: Int?
-        var height: Int?
-        var xPosition: String?
-        var yPosition: String?
+        package var program: String?
+        package var width: Int?
+        package var height: Int?
+        package var xPosition: String?
+        package var yPosition: String?
         /// Seconds.
-        var duration: Double?
+        package var duration: Double?
         /// Seconds.
-        var offset: Double?
-        var apiFramework: String?
-        var pxratio: String?
-        var altText: String?
-        var hoverText: String?
-        var resources: [ResourceReport]?
-        var clickThrough: String?
-        var clickTracking: [URLReport]?
-        var clickFallbackImages: [FallbackImage]?
-        var viewTracking: [String]?
+        package var offset: Double?
+        package var apiFramework: String?
+        package var pxratio: String?
+        package var altText: String?
+        package var hoverText: String?
+        package var resources: [ResourceReport]?
+        package var clickThrough: String?
+        package var clickTracking: [URLReport]?
+        package var clickFallbackImages: [FallbackImage]?
+        package var viewTracking: [String]?
     }
 
-    struct LinearReport: Codable, Equatable {
+    package struct LinearReport: Codable, Equatable {
         /// Seconds.
-        var duration: Double?
-        var skipOffset: String?
-        var mediaFiles: [MediaFileReport]?
-        var mezzanines: [MezzanineReport]?
-        var interactiveCreativeFiles: [InteractiveFileReport]?
-        var closedCaptionFiles: [ClosedCaptionReport]?
-        var tracking: [TrackingReport]?
-        var clickThrough: URLReport?
-        var clickTracking: [URLReport]?
-        var customClicks: [URLReport]?
-        var icons: [IconReport]?
-        var adParameters: AdParametersReport?
+        package var duration: Double?
+        package var skipOffset: String?
+        package var mediaFiles: [MediaFileReport]?
+        package var mezzanines: [MezzanineReport]?
+        package var interactiveCreativeFiles: [InteractiveFileReport]?
+        package var closedCaptionFiles: [ClosedCaptionReport]?
+        package var tracking: [TrackingReport]?
+        package var clickThrough: URLReport?
+        package var clickTracking: [URLReport]?
+        package var customClicks: [URLReport]?
+        package var icons: [IconReport]?
+        package var adParameters: AdParametersReport?
     }
 
-    struct NonLinearReport: Codable, Equatable {
-        var id: String?
-        var width: Int?
-        var height: Int?
-        var expandedWidth: Int?
-        var expandedHeight: Int?
-        var scalable: Bool?
-        var maintainAspectRatio: Bool?
+    package struct NonLinearReport: Codable, Equatable {
+        package var id: String?
+        package var width: Int?
+        package var height: Int?
+        package var expandedWidth: Int?
+        package var expandedHeight: Int?
+        package var scalable: Bool?
+        package var maintainAspectRatio: Bool?
         /// Seconds.
-        var minSuggestedDuration: Double?
-        var apiFramework: String?
-        var resources: [ResourceReport]?
-        var adParameters: AdParametersReport?
-        var clickThrough: URLReport?
-        var clickTracking: [URLReport]?
+        package var minSuggestedDuration: Double?
+        package var apiFramework: String?
+        package var resources: [ResourceReport]?
+        package var adParameters: AdParametersReport?
+        package var clickThrough: URLReport?
+        package var clickTracking: [URLReport]?
     }
 
-    struct NonLinearAdsReport: Codable, Equatable {
-        var nonLinears: [NonLinearReport]?
-        var tracking: [TrackingReport]?
+    package struct NonLinearAdsReport: Codable, Equatable {
+        package var nonLinears: [NonLinearReport]?
+        package var tracking: [TrackingReport]?
     }
 
-    struct CompanionReport: Codable, Equatable {
-        var id: String?
-        var width: Int?
-        var height: Int?
-        var assetWidth: Int?
-        var assetHeight: Int?
-        var expandedWidth: Int?
-        var expandedHeight: Int?
-        var apiFramework: String?
-        var adSlotID: String?
-        var pxratio: String?
-        var renderingMode: String?
-        var altText: String?
-        var resources: [ResourceReport]?
-        var adParameters: AdParametersReport?
-        var clickThrough: String?
-        var clickTracking: [URLReport]?
-        var tracking: [TrackingReport]?
+    package struct CompanionReport: Codable, Equatable {
+        package var id: String?
+        package var width: Int?
+        package var height: Int?
+        package var assetWidth: Int?
+        package var assetHeight: Int?
+        package var expandedWidth: Int?
+        package var expandedHeight: Int?
+        package var apiFramework: String?
+        package var adSlotID: String?
+        package var pxratio: String?
+        package var renderingMode: String?
+        package var altText: String?
+        package var resources: [ResourceReport]?
+        package var adParameters: AdParametersReport?
+        package var clickThrough: String?
+        package var clickTracking: [URLReport]?
+        package var tracking: [TrackingReport]?
     }
 
-    struct CompanionAdsReport: Codable, Equatable {
+    package struct CompanionAdsReport: Codable, Equatable {
         /// `all`, `any` or `none`, as written.
-        var required: String?
-        var companions: [CompanionReport]?
+        package var required: String?
+        package var companions: [CompanionReport]?
     }
 
-    struct UniversalAdIDReport: Codable, Equatable {
-        var idRegistry: String
-        var value: String
+    package struct UniversalAdIDReport: Codable, Equatable {
+        package var idRegistry: String
+        package var value: String
     }
 
-    struct CreativeReport: Codable, Equatable {
+    package struct CreativeReport: Codable, Equatable {
         /// `linear`, `nonLinearAds`, `companionAds`, or `none` (a wrapper's tracking-only creative may have no body).
-        var kind: String
-        var id: String?
-        var adID: String?
-        var sequence: Int?
-        var apiFramework: String?
-        var universalAdIDs: [UniversalAdIDReport]?
-        var extensions: [ExtensionReport]?
-        var linear: LinearReport?
-        var nonLinearAds: NonLinearAdsReport?
-        var companionAds: CompanionAdsReport?
+        package var kind: String
+        package var id: String?
+        package var adID: String?
+        package var sequence: Int?
+        package var apiFramework: String?
+        package var universalAdIDs: [UniversalAdIDReport]?
+        package var extensions: [ExtensionReport]?
+        package var linear: LinearReport?
+        package var nonLinearAds: NonLinearAdsReport?
+        package var companionAds: CompanionAdsReport?
     }
 }
 
 /// nil for an empty list, so that JSON leaves it out.
-func nonEmpty<Element>(_ elements: [Element]) -> [Element]? {
+package func nonEmpty<Element>(_ elements: [Element]) -> [Element]? {
     elements.isEmpty ? nil : elements
 }
 
 extension InspectionReport.URLReport {
-    init(_ click: ClickURL) { self.init(id: click.id, url: click.url) }
+    package init(_ click: ClickURL) { self.init(id: click.id, url: click.url) }
 }
 
 extension InspectionReport.TrackingReport {
     /// `duration` (seconds) turns a percentage offset into seconds.
-    init(_ event: TrackingEvent, duration: Double?) {
+    package init(_ event: TrackingEvent, duration: Double?) {
         var seconds: Double?
         switch event.offset {
         case .time(let time)?: seconds = time.seconds
@@ -212,7 +212,7 @@ extension InspectionReport.TrackingReport {
 }
 
 extension InspectionReport.ResourceReport {
-    init(_ resource: CreativeResource) {
+    package init(_ resource: CreativeResource) {
         switch resource {
         case .staticResource(let creativeType, let url):
             self.init(kind: "static", creativeType: creativeType, url: url, html: nil)
@@ -223,14 +223,14 @@ extension InspectionReport.ResourceReport {
 }
 
 extension InspectionReport.AdParametersReport {
-    init?(_ parameters: AdParameters?) {
+    package init?(_ parameters: AdParameters?) {
         guard let parameters else { return nil }
         self.init(xmlEncoded: parameters.xmlEncoded, value: parameters.value)
     }
 }
 
 extension InspectionReport.MediaFileReport {
-    init(_ file: MediaFile) {
+    package init(_ file: MediaFile) {
         self.init(
             url: file.url, id: file.id, type: file.type, delivery: file.delivery?.rawValue, width: file.width,
             height: file.height, codec: file.codec, bitrate: file.bitrate, minBitrate: file.minBitrate,
@@ -240,7 +240,7 @@ extension InspectionReport.MediaFileReport {
 }
 
 extension InspectionReport.IconReport {
-    init(_ icon: Icon) {
+    package init(_ icon: Icon) {
         self.init(
             program: icon.program, width: icon.width, height: icon.height, xPosition: icon.xPosition,
             yPosition: icon.yPosition, duration: icon.duration?.seconds, offset: icon.offset?.seconds,
@@ -257,7 +257,7 @@ extension InspectionReport.IconReport {
 }
 
 extension InspectionReport.LinearReport {
-    init(_ linear: Linear) {
+    package init(_ linear: Linear) {
         let duration = linear.duration?.seconds
         self.init(
             duration: duration, skipOffset: linear.skipOffset?.formatted,
@@ -288,7 +288,7 @@ extension InspectionReport.LinearReport {
 }
 
 extension InspectionReport.NonLinearAdsReport {
-    init(_ ads: NonLinearAds) {
+    package init(_ ads: NonLinearAds) {
         self.init(
             nonLinears: nonEmpty(
                 ads.nonLinears.map {
@@ -307,7 +307,7 @@ extension InspectionReport.NonLinearAdsReport {
 }
 
 extension InspectionReport.CompanionAdsReport {
-    init(_ ads: CompanionAds) {
+    package init(_ ads: CompanionAds) {
         self.init(
             required: ads.required?.rawValue,
             companions: nonEmpty(
@@ -327,7 +327,7 @@ extension InspectionReport.CompanionAdsReport {
 }
 
 extension InspectionReport.CreativeReport {
-    init(_ creative: Creative) {
+    package init(_ creative: Creative) {
         let kind: String
         switch creative.kind {
         case .linear: kind = "linear"

@@ -5,7 +5,7 @@ internal import InterludeFormatting
 /// document holds with what it is for, and every attribute (the JSON's
 /// content as text).
 extension InspectionReport.AdReport {
-    func detailLines(indent: String) -> [String] {
+    package func detailLines(indent: String) -> [String] {
         var lines: [String] = []
         func add(_ text: String) { lines.append(indent + text) }
         if let version = adSystemVersion { add("system version: \(version)") }
@@ -65,7 +65,7 @@ extension InspectionReport.AdReport {
 
 extension InspectionReport.TrackingReport {
     /// `tracking progress at 25% (2.5 s): URL`.
-    var line: String {
+    package var line: String {
         var text = "tracking \(event)"
         if let offset {
             text += " at \(offset)"
@@ -79,7 +79,7 @@ extension InspectionReport.TrackingReport {
 }
 
 extension InspectionReport.ExtensionReport {
-    func lines(indent: String, label: String = "extension") -> [String] {
+    package func lines(indent: String, label: String = "extension") -> [String] {
         var header = "\(label)"
         if let type { header += " type=\(type)" }
         for key in (attributes ?? [:]).keys.sorted() { header += " \(key)=\(attributes![key]!)" }
@@ -90,7 +90,7 @@ extension InspectionReport.ExtensionReport {
 }
 
 extension InspectionReport.ResourceReport {
-    var text: String {
+    package var text: String {
         switch kind {
         case "static": return "static\(creativeType.map { " \($0)" } ?? "") \(url ?? "")"
         case "iframe": return "iframe \(url ?? "")"
@@ -101,7 +101,7 @@ extension InspectionReport.ResourceReport {
 
 extension InspectionReport.MediaFileReport {
     /// `video/mp4 640x360 800 kbps progressive …`.
-    var detail: String {
+    package var detail: String {
         var parts: [String] = [type ?? "?"]
         if let width, let height { parts.append("\(width)x\(height)") }
         if let bitrate {
@@ -122,7 +122,7 @@ extension InspectionReport.MediaFileReport {
 }
 
 extension InspectionReport.CreativeReport {
-    func lines(number: Int, indent: String) -> [String] {
+    package func lines(number: Int, indent: String) -> [String] {
         var lines: [String] = []
         func add(_ text: String) { lines.append(indent + "  " + text) }
         var header = "creative \(number) (\(kind)"
@@ -188,7 +188,7 @@ extension InspectionReport.CreativeReport {
 }
 
 extension InspectionReport.IconReport {
-    func lines(indent: String) -> [String] {
+    package func lines(indent: String) -> [String] {
         var header = "icon \(program ?? "(no program)")"
         if let width, let height { header += " \(width)x\(height)" }
         if xPosition != nil || yPosition != nil { header += " at \(xPosition ?? "?"),\(yPosition ?? "?")" }
@@ -205,7 +205,7 @@ extension InspectionReport.IconReport {
 }
 
 extension InspectionReport.AdBreakReport {
-    func detailLines(indent: String) -> [String] {
+    package func detailLines(indent: String) -> [String] {
         var lines: [String] = []
         if let id = adSourceID { lines.append(indent + "ad source id: \(id)") }
         if let value = allowMultipleAds { lines.append(indent + "allowMultipleAds: \(value)") }

@@ -4,7 +4,7 @@ internal import InterludeFormatting
 extension InspectionReport {
     /// The report as an indented tree for people; `verbose` adds every URL
     /// and attribute under each ad (what the JSON holds).
-    func text(verbose: Bool = false) -> String {
+    package func text(verbose: Bool = false) -> String {
         var lines: [String] = hopLines()
         if let resolvedAds {
             lines.append("\(resolvedAds.count) ad(s) after wrapper resolution:")
@@ -75,7 +75,7 @@ private func countsText(_ counts: [String: Int]) -> String {
 }
 
 extension InspectionReport.VASTReport {
-    var structureSummary: String {
+    package var structureSummary: String {
         let count = ads.count
         let noun = count == 1 ? "ad" : "ads"
         switch structure {
@@ -88,13 +88,13 @@ extension InspectionReport.VASTReport {
         }
     }
 
-    func treeLines(indent: String, verbose: Bool = false) -> [String] {
+    package func treeLines(indent: String, verbose: Bool = false) -> [String] {
         var lines: [String] = []
         for url in errorURLs { lines.append(indent + "error URL: \(url)") }
         return lines + Self.adLines(ads, indent: indent, verbose: verbose)
     }
 
-    static func adLines(_ ads: [InspectionReport.AdReport], indent: String, verbose: Bool = false) -> [String] {
+    package static func adLines(_ ads: [InspectionReport.AdReport], indent: String, verbose: Bool = false) -> [String] {
         var lines: [String] = []
         for ad in ads {
             var header = indent + "ad \(ad.id ?? "(no id)")"

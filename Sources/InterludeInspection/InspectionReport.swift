@@ -4,67 +4,67 @@ import InterludeVAST
 /// The inspector's view of a document: what `--json` prints and what the
 /// text tree is drawn from. Field names are the documented JSON schema
 /// (README, "inspect --json").
-struct InspectionReport: Codable, Equatable {
-    struct Problem: Codable, Equatable {
-        var severity: String
-        var code: Int
-        var message: String
-        var line: Int?
-        var column: Int?
+package struct InspectionReport: Codable, Equatable {
+    package struct Problem: Codable, Equatable {
+        package var severity: String
+        package var code: Int
+        package var message: String
+        package var line: Int?
+        package var column: Int?
     }
 
-    struct VASTReport: Codable, Equatable {
-        var version: String
+    package struct VASTReport: Codable, Equatable {
+        package var version: String
         /// `pod`, `buffet`, `pod+buffet` or `empty`.
-        var structure: String
-        var errorURLs: [String]
-        var ads: [AdReport]
+        package var structure: String
+        package var errorURLs: [String]
+        package var ads: [AdReport]
     }
 
-    struct AdBreakReport: Codable, Equatable {
-        var timeOffset: String
-        var breakTypes: [String]
-        var breakId: String?
-        var repeatAfter: String?
+    package struct AdBreakReport: Codable, Equatable {
+        package var timeOffset: String
+        package var breakTypes: [String]
+        package var breakId: String?
+        package var repeatAfter: String?
         /// `vastAdData`, `adTagURI`, `customAdData` or `none`.
-        var source: String
-        var adTagURI: String?
-        var vast: VASTReport?
-        var trackingEvents: [String: Int]
+        package var source: String
+        package var adTagURI: String?
+        package var vast: VASTReport?
+        package var trackingEvents: [String: Int]
         /// Every break tracking URL with its event.
-        var tracking: [TrackingReport]? = nil
+        package var tracking: [TrackingReport]? = nil
         /// `AdSource` attributes.
-        var adSourceID: String? = nil
-        var allowMultipleAds: Bool? = nil
-        var followRedirects: Bool? = nil
+        package var adSourceID: String? = nil
+        package var allowMultipleAds: Bool? = nil
+        package var followRedirects: Bool? = nil
         /// `templateType` of an `AdTagURI` or `CustomAdData`.
-        var templateType: String? = nil
+        package var templateType: String? = nil
         /// The raw XML of `CustomAdData`.
-        var customAdData: String? = nil
-        var extensions: [ExtensionReport]? = nil
+        package var customAdData: String? = nil
+        package var extensions: [ExtensionReport]? = nil
     }
 
-    struct VMAPReport: Codable, Equatable {
-        var version: String
-        var adBreaks: [AdBreakReport]
-        var extensions: [ExtensionReport]? = nil
+    package struct VMAPReport: Codable, Equatable {
+        package var version: String
+        package var adBreaks: [AdBreakReport]
+        package var extensions: [ExtensionReport]? = nil
     }
 
     /// `vast`, `vmap`, or `invalid`.
-    var kind: String
-    var playable: Bool
-    var vast: VASTReport?
-    var vmap: VMAPReport?
-    var error: Problem?
-    var diagnostics: [Problem]
+    package var kind: String
+    package var playable: Bool
+    package var vast: VASTReport?
+    package var vmap: VMAPReport?
+    package var error: Problem?
+    package var diagnostics: [Problem]
     /// URL mode: every fetch made, in order.
-    var hops: [HopReport]? = nil
+    package var hops: [HopReport]? = nil
     /// URL mode: the ads after wrapper resolution, merged with their wrappers.
-    var resolvedAds: [AdReport]? = nil
+    package var resolvedAds: [AdReport]? = nil
     /// URL mode: Error URLs the chain owed a ping, as "CODE URL" (not sent by inspect).
-    var errorPings: [String]? = nil
+    package var errorPings: [String]? = nil
 
-    static func make(from data: Data, strict: Bool) -> InspectionReport {
+    package static func make(from data: Data, strict: Bool) -> InspectionReport {
         let parser = VASTParser(options: .init(mode: strict ? .strict : .lenient))
         do {
             let result = try parser.parse(data)
@@ -93,7 +93,7 @@ struct InspectionReport: Codable, Equatable {
         }
     }
 
-    func json() -> String {
+    package func json() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(self) else { return "{}" }
@@ -102,7 +102,7 @@ struct InspectionReport: Codable, Equatable {
 }
 
 extension InspectionReport.Problem {
-    init(_ diagnostic: VASTDiagnostic) {
+    package init(_ diagnostic: VASTDiagnostic) {
         self.init(
             severity: diagnostic.severity.rawValue, code: diagnostic.code.rawValue, message: diagnostic.message,
             line: diagnostic.line, column: diagnostic.column)
@@ -110,7 +110,7 @@ extension InspectionReport.Problem {
 }
 
 extension InspectionReport.VASTReport {
-    init(_ document: VASTDocument) {
+    package init(_ document: VASTDocument) {
         let sequenced = document.ads.filter { $0.sequence != nil }.count
         let structure: String
         switch (sequenced, document.ads.count - sequenced) {
@@ -126,7 +126,7 @@ extension InspectionReport.VASTReport {
 }
 
 extension InspectionReport.VMAPReport {
-    init(_ document: VMAPDocument) {
+    package init(_ document: VMAPDocument) {
         self.init(
             version: document.version,
             adBreaks: document.adBreaks.map { adBreak in

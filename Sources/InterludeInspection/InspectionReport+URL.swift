@@ -4,19 +4,19 @@ import InterludeVAST
 
 extension InspectionReport {
     /// One fetch of a wrapper chain.
-    struct HopReport: Codable, Equatable {
-        var url: String
-        var depth: Int
-        var seconds: Double
-        var status: Int?
-        var bytes: Int
-        var failure: String?
+    package struct HopReport: Codable, Equatable {
+        package var url: String
+        package var depth: Int
+        package var seconds: Double
+        package var status: Int?
+        package var bytes: Int
+        package var failure: String?
         /// Where HTTP redirects led, when not `url`.
-        var redirectedTo: String? = nil
+        package var redirectedTo: String? = nil
     }
 
     /// The report for a fetched tag: every hop, then the merged ads (or the VMAP schedule).
-    static func make(from resolution: AdResolution) -> InspectionReport {
+    package static func make(from resolution: AdResolution) -> InspectionReport {
         var report = InspectionReport(kind: "vast", playable: false, vast: nil, vmap: nil, error: nil, diagnostics: [])
         report.hops = resolution.hops.map {
             HopReport(
@@ -41,7 +41,7 @@ extension InspectionReport {
         return report
     }
 
-    func hopLines() -> [String] {
+    package func hopLines() -> [String] {
         guard let hops, !hops.isEmpty else { return [] }
         var lines = ["wrapper chain (\(hops.count) fetch\(hops.count == 1 ? "" : "es")):"]
         for hop in hops {
@@ -60,7 +60,7 @@ extension InspectionReport.AdReport {
     /// The merged view of an inline ad and its wrappers: counts, impressions
     /// and error URLs are the whole chain's (all of them fire); `creatives`
     /// are the inline ad's, and `wrappers` lists each wrapper with its own.
-    init(resolved: ResolvedAd) {
+    package init(resolved: ResolvedAd) {
         self.init(resolved.ad)
         var tracking: [String: Int] = [:]
         for event in resolved.linearTrackingEvents { tracking[event.event.rawValue, default: 0] += 1 }
