@@ -50,6 +50,20 @@ import Testing
         #expect(try Loopback.get("/faults/status/x", port: server.port).status == 400)
     }
 
+    @Test func statusRouteAnswersEveryPathUnderItForGETAndPOST() throws {
+        let (server, directory) = try TestAdServer.start()
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        let registration = "/faults/status/500/ssai/pods/api/v1/network/n/custom_asset/k/stream"
+        let posted = try Loopback.get(registration, port: server.port, method: "POST", body: Array("a=b".utf8))
+        #expect(posted.status == 500)
+        #expect(posted.text.contains("fault route: status 500 as asked"))
+        #expect(try Loopback.get("/faults/status/503/any/thing", port: server.port).status == 503)
+        #expect(try Loopback.get("/faults/status/x/any", port: server.port, method: "POST").status == 400)
+    }
+
     @Test func redirectRouteCountsDownToTheVAST() throws {
         let (server, directory) = try TestAdServer.start()
         defer {

@@ -10,6 +10,31 @@ import Testing
 struct BeaconJournalTests {
     let now: @Sendable () -> Date = { Date(timeIntervalSince1970: 1000) }
 
+    /// The hand-written record is what Foundation's encoder writes (sorted
+    /// keys, slashes unescaped) and reads back as the same beacon, for
+    /// quotes, backslashes, every control character, non-ASCII and any date.
+    @Test func aRecordIsWhatJSONEncoderWritesAndReadsBackTheSame() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let controls = String(String.UnicodeScalarView((0..<0x20).compactMap(Unicode.Scalar.init)))
+        let texts = [
+            "http://127.0.0.1:9/pods/v1/streams/s/media/google_0123abcd15_c4f1", "", "a\"b\\c/d", controls,
+            "é 😀 \u{2028} \u{7F} ~%20", "https://x.example/t?u=http%3A%2F%2Fy&q=\"1\"",
+        ]
+        let seconds: [Double] = [0, 1.5, 786_297_600.123456, 1e-7, 1e17, -3.25, 786_297_600, 0.1, 1_000_000_000.000001]
+        for (index, text) in texts.enumerated() {
+            for time in seconds {
+                let beacon = Beacon(
+                    url: text, event: texts[(index + 1) % texts.count], adID: texts[(index + 2) % texts.count],
+                    idempotencyKey: text + "/k", createdAt: Date(timeIntervalSinceReferenceDate: time))
+                let record = BeaconJournal.record(for: beacon)
+                #expect(record == "+" + String(decoding: try encoder.encode(beacon), as: UTF8.self))
+                let decoded = try JSONDecoder().decode(Beacon.self, from: Data(record.dropFirst().utf8))
+                #expect(decoded == beacon)
+            }
+        }
+    }
+
     @Test func crashBeforeSendingResendsEverythingAfterRestart() async throws {
         let storage = InMemoryJournalStorage()
         let clock = ManualClock()

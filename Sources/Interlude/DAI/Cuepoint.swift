@@ -10,7 +10,9 @@ public struct Cuepoint: Sendable, Hashable, Codable {
     /// enters it). IMA's `isPlayed`.
     public var isPlayed: Bool
 
-    /// A cuepoint from `startTime` to `endTime` stream seconds.
+    /// A cuepoint from `startTime` to `endTime` stream seconds. Interlude's
+    /// own (IMA's cuepoints come only from the SDK): for tests and for
+    /// apps that draw a seek bar from stored cuepoints.
     public init(startTime: TimeInterval, endTime: TimeInterval, isPlayed: Bool) {
         self.startTime = startTime
         self.endTime = endTime

@@ -25,6 +25,8 @@ public final class StreamManager {
     /// SwiftUI and `for await`; take it before ``initialize(with:)`` to
     /// miss nothing). The newest 1,000 unread events are kept, so a long
     /// live stream nobody reads from does not grow. Finished by ``destroy()``.
+    /// Interlude's own (IMA has only the delegate's
+    /// `streamManager:didReceiveAdEvent:`, which gets the same events).
     public var events: AsyncStream<AdEvent> {
         if let eventStream { return eventStream }
         let (stream, continuation) = AsyncStream.makeStream(
@@ -34,9 +36,13 @@ public final class StreamManager {
         eventContinuation = continuation
         return stream
     }
-    /// The custom UI as it should look now (hidden in content and in picture in picture).
+    /// The custom UI as it should look now (hidden in content and in
+    /// picture in picture). Interlude's own: IMA leaves the countdown and
+    /// Learn More of a custom UI to the app, from the progress calls.
     public private(set) var uiState: AdUIState = .hidden
-    /// Opens click-through pages (``clicked()``); without one the click is only logged.
+    /// Opens click-through pages (``clicked()``); without one the click is
+    /// only logged. Interlude's own: IMA opens them itself, in an in-app
+    /// browser over the ad display container's view controller.
     public var linkOpener: (@MainActor (URL) -> Void)?
     /// Ours (IMA leaves it to the app): a seek from A to B over an unplayed
     /// break plays the break from its start, then resumes at B; and while a
@@ -45,7 +51,8 @@ public final class StreamManager {
     public var isSnapbackEnabled = false {
         didSet { timeline.snapback = isSnapbackEnabled }
     }
-    /// Whether this is a livestream (``PodStreamRequest``).
+    /// Whether this is a livestream (``PodStreamRequest``). Interlude's
+    /// own: an IMA app knows it from the request it made.
     public let isLive: Bool
 
     /// The VOD breaks as cuepoints, after `cuepointsChanged`; empty for a
@@ -227,7 +234,9 @@ public final class StreamManager {
     /// Seeks the stream to `streamTime` seconds through the display, with
     /// the snapback rules when ``isSnapbackEnabled`` is on (refused, false,
     /// while a break plays for the first time). Seeks made on the player
-    /// directly are noticed too and get the same rules.
+    /// directly are noticed too and get the same rules. Interlude's own: an
+    /// IMA app seeks its player (`IMAVideoDisplay`'s `seekStreamToTime:`)
+    /// and applies snapback itself.
     @discardableResult
     public func seekStream(to streamTime: TimeInterval) -> Bool {
         guard !destroyed, !playingBackup else { return false }
@@ -238,7 +247,9 @@ public final class StreamManager {
     }
 
     /// The user chose Learn More: emits `clicked` and opens the playing ad's
-    /// click-through (through ``linkOpener``). Logged when no ad with one plays.
+    /// click-through (through ``linkOpener``). Logged when no ad with one
+    /// plays. Interlude's own, for a custom UI: in IMA the SDK's own UI takes
+    /// the tap, and the event is `kIMAAdEvent_CLICKED` (``AdEvent/EventType/clicked``).
     public func clicked() {
         guard !destroyed else { return }
         effects.removeAll(keepingCapacity: true)

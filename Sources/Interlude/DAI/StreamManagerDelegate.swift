@@ -23,9 +23,14 @@ public protocol StreamManagerDelegate: AnyObject {
 }
 
 extension StreamManagerDelegate {
+    /// Does nothing: progress is optional, as IMA's
+    /// `streamManager:adDidProgressToTime:adDuration:adPosition:totalAds:adBreakDuration:adPeriodDuration:`
+    /// is an `@optional` method of `IMAStreamManagerDelegate`.
     public func streamManager(
         _ streamManager: StreamManager, adDidProgressToTime time: TimeInterval, adDuration: TimeInterval,
         adPosition: Int, totalAds: Int, adBreakDuration: TimeInterval, adPeriodDuration: TimeInterval
     ) {}
+    /// Does nothing: a delegate without a custom UI ignores it. Interlude's
+    /// own (IMA has no such call).
     public func streamManager(_ streamManager: StreamManager, didUpdate uiState: AdUIState) {}
 }

@@ -46,18 +46,19 @@ public class StreamRequest {
 
     /// The pod-serving API's base URL: `https://dai.google.com` or an
     /// `interlude serve` (`http://127.0.0.1:8080`). No default: a request
-    /// without one fails with 1101.
+    /// without one fails with 1101. Interlude's own: IMA's SDK always talks
+    /// to Google's servers.
     public var serverURL: URL?
     /// The stream to play instead when registration fails or the stream
     /// cannot play (the "backup stream" of Google's DAI best practices).
-    /// Default nil.
+    /// Default nil. Interlude's own: an IMA app keeps its backup URL itself.
     public var backupStreamURL: URL?
     /// Whether the SDK itself loads and plays ``backupStreamURL`` in
     /// ``videoDisplay`` on such a failure (the failure is still reported).
-    /// Default false: the app decides, as in the seed.
+    /// Default false: the app decides, as in the seed. Interlude's own.
     public var playsBackupStreamOnFailure = false
     /// Seconds allowed for the registration exchange; past it the load
-    /// fails with 301. Default 8.
+    /// fails with 301. Default 8. Interlude's own (IMA's is fixed).
     public var registrationTimeout: TimeInterval = 8
 
     /// Livestream (with its custom asset key) or VOD.
@@ -134,18 +135,28 @@ public final class PodVODStreamRequest: StreamRequest {
 /// `AVPictureInPictureControllerDelegate`. IMA's `IMAPictureInPictureProxy`.
 @MainActor
 public final class PictureInPictureProxy {
-    /// Whether picture in picture is on now.
+    /// Whether picture in picture is on now. Interlude's own (IMA's proxy
+    /// keeps this to itself).
     public private(set) var isPictureInPictureActive = false
     private var observers: [UInt64: @MainActor (Bool) -> Void] = [:]
     private var nextObserver: UInt64 = 0
 
-    /// A proxy with picture in picture off.
+    /// A proxy with picture in picture off. IMA's
+    /// `initWithAVPictureInPictureControllerDelegate:`, without the app's
+    /// delegate: IMA's proxy stands in as the controller's delegate and
+    /// forwards to the app's, here the app's delegate calls the proxy.
     public init() {}
 
-    /// Picture in picture started (`pictureInPictureControllerDidStartPictureInPicture`).
+    /// Picture in picture started: call it from
+    /// `pictureInPictureControllerDidStartPictureInPicture(_:)`. Interlude's
+    /// own; IMA's proxy receives that `AVPictureInPictureControllerDelegate`
+    /// call itself.
     public func pictureInPictureDidStart() { setActive(true) }
 
-    /// Picture in picture ended (`pictureInPictureControllerDidStopPictureInPicture`).
+    /// Picture in picture ended: call it from
+    /// `pictureInPictureControllerDidStopPictureInPicture(_:)`. Interlude's
+    /// own; IMA's proxy receives that `AVPictureInPictureControllerDelegate`
+    /// call itself.
     public func pictureInPictureDidStop() { setActive(false) }
 
     private func setActive(_ active: Bool) {

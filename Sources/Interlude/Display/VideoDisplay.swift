@@ -36,10 +36,20 @@ extension VideoDisplay {
     // Stream playback came after ads playback: a display written before it
     // keeps compiling and plays streams through its media calls.
 
-    /// Loads the stream as media, with ``load(_:subtitles:)``.
+    /// Loads the stream as media, with ``load(_:subtitles:)``: the default
+    /// of IMA's `loadStream:withSubtitles:` (required in IMA, optional here
+    /// so displays written for client-side ads keep compiling).
     public func loadStream(_ url: URL, subtitles: [[String: String]]?) { load(url, subtitles: subtitles) }
-    /// Seeks the stream as media, with ``seek(to:)``.
+    /// Seeks the stream as media, with ``seek(to:)``: the default of IMA's
+    /// `seekStreamToTime:` (required in IMA, optional here).
     public func seekStream(to time: TimeInterval) { seek(to: time) }
+
+    /// IMA's Swift spelling of `loadStream:withSubtitles:` (the seed's
+    /// `imaVideoDisplay.loadStream(url, withSubtitles: [])`): forwards to
+    /// ``loadStream(_:subtitles:)``, which is what a display implements.
+    public func loadStream(_ url: URL, withSubtitles subtitles: [[String: String]]?) {
+        loadStream(url, subtitles: subtitles)
+    }
 }
 
 /// Playback events of a ``VideoDisplay``. IMA's `IMAVideoDisplayDelegate`.
@@ -80,7 +90,10 @@ extension VideoDisplayDelegate {
     public func videoDisplayDidStartBuffering(_ display: any VideoDisplay) {}
     public func videoDisplay(_ display: any VideoDisplay, didBufferToMediaTime mediaTime: TimeInterval) {}
     public func videoDisplayIsPlaybackReady(_ display: any VideoDisplay) {}
-    /// Forwards to ``videoDisplay(_:didReceiveTimedMetadata:)``, dropping the time.
+    /// Forwards to ``videoDisplay(_:didReceiveTimedMetadata:)``, dropping the
+    /// time. Interlude's own: IMA's `IMAVideoDisplayDelegate` has only
+    /// `videoDisplay:didReceiveTimedMetadata:` (its display fires each frame
+    /// when it plays, so no time is needed).
     public func videoDisplay(
         _ display: any VideoDisplay, didReceiveTimedMetadata metadata: [String: String],
         presentationTime: TimeInterval

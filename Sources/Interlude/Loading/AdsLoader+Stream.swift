@@ -24,7 +24,8 @@ extension AdsLoader {
     /// answer within `registrationTimeout`; 1020 for any other failure, with
     /// the server's own message when it gave one. On a failure the request's
     /// backup stream plays if it asked for that. The `async` form of
-    /// ``requestStream(with:)``.
+    /// ``requestStream(with:)``: Interlude's own (IMA has only the
+    /// delegate form, `requestStreamWithRequest:`).
     public func loadStream(with request: StreamRequest) async throws(AdError) -> AdsLoadedData {
         do throws(AdError) {
             let registration = try await register(request)

@@ -42,12 +42,15 @@ public final class AdsLoader {
     let services: LoaderServices
     private var managers: [WeakManager] = []
 
-    /// A loader. `httpClient`, `clock` and `logger` are injected for tests
-    /// and custom stacks; the defaults use `URLSession` and the system clock.
+    /// A loader with `settings` (the defaults when nil, as IMA's
+    /// `initWithSettings:` takes `nil`). `httpClient`, `clock` and `logger`
+    /// are injected for tests and custom stacks; the defaults use
+    /// `URLSession` and the system clock. IMA's `initWithSettings:`.
     public init(
-        settings: Settings = Settings(), httpClient: (any HTTPClient)? = nil, clock: any AdClock = SystemClock(),
+        settings: Settings? = nil, httpClient: (any HTTPClient)? = nil, clock: any AdClock = SystemClock(),
         logger: any AdLogger = SilentLogger(), macros: VASTMacroFiller = VASTMacroFiller()
     ) {
+        let settings = settings ?? Settings()
         self.settings = settings
         let logger = AdsLoader.logger(logger, for: settings)
         let http = httpClient ?? URLSessionHTTPClient(maxResponseSize: settings.maxResponseSize)

@@ -48,12 +48,9 @@ final class BeaconJournal: @unchecked Sendable {
     /// error is thrown: they are then sent without crash safety).
     func add(_ beacons: [Beacon]) throws {
         guard !beacons.isEmpty else { return }
-        let encoder = Self.encoder()
         var records: [String] = []
         records.reserveCapacity(beacons.count)
-        for beacon in beacons {
-            records.append("+" + String(decoding: try encoder.encode(beacon), as: UTF8.self))
-        }
+        for beacon in beacons { records.append(Self.record(for: beacon)) }
         try lock.withLock {
             for beacon in beacons {
                 if owed[beacon.idempotencyKey] == nil { order.append(beacon.idempotencyKey) }
@@ -127,21 +124,73 @@ final class BeaconJournal: @unchecked Sendable {
 
     private func compactLocked() throws {
         order.removeAll { owed[$0] == nil }
-        let encoder = Self.encoder()
-        let records = try order.compactMap { key -> String? in
-            guard let beacon = owed[key] else { return nil }
-            return "+" + String(decoding: try encoder.encode(beacon), as: UTF8.self)
-        }
+        let records = order.compactMap { key -> String? in owed[key].map(Self.record(for:)) }
         // Synced only when appends are: without it the default path holds the lock
         // (and an enqueue that arrives meanwhile) for a write and a rename, not a disk flush.
         try storage.replace(with: records, synchronized: syncsToDisk)
         settledSinceCompaction = 0
     }
 
-    /// Records as JSON with sorted keys and unescaped slashes (URLs stay readable and short).
-    private static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
+    /// `+` and the beacon as JSON: the text `JSONEncoder` writes with sorted
+    /// keys and unescaped slashes (URLs stay readable and short), written by
+    /// hand because ``add(_:)`` runs on the caller's thread for every
+    /// beacon (each verification of a stream, on the main actor) and
+    /// Foundation's encoder costs several microseconds a call on Linux.
+    /// Read back with `JSONDecoder` (``loadOwed()``).
+    static func record(for beacon: Beacon) -> String {
+        var text = "+{\"adID\":"
+        text.reserveCapacity(beacon.url.utf8.count + beacon.idempotencyKey.utf8.count + 96)
+        appendJSONString(beacon.adID, to: &text)
+        text += ",\"createdAt\":"
+        text += jsonNumber(beacon.createdAt.timeIntervalSinceReferenceDate)
+        text += ",\"event\":"
+        appendJSONString(beacon.event, to: &text)
+        text += ",\"idempotencyKey\":"
+        appendJSONString(beacon.idempotencyKey, to: &text)
+        text += ",\"url\":"
+        appendJSONString(beacon.url, to: &text)
+        text += "}"
+        return text
+    }
+
+    /// A `Date`'s seconds as `JSONEncoder` writes a `Double`: the shortest
+    /// text that reads back the same, without a trailing `.0`.
+    private static func jsonNumber(_ value: Double) -> String {
+        // Dates are finite; a non-finite one (never made here) is written as 0 rather than as invalid JSON.
+        guard value.isFinite else { return "0" }
+        let text = value.description
+        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+    }
+
+    /// `text` as a JSON string literal: `"` and `\` escaped, control
+    /// characters as `\n`, `\t`, … or `\u00XX`, everything else (slashes,
+    /// non-ASCII) as it is, as `JSONEncoder` does with `.withoutEscapingSlashes`.
+    private static func appendJSONString(_ text: String, to output: inout String) {
+        output += "\""
+        let needsEscaping = text.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        guard needsEscaping else {
+            output += text
+            output += "\""
+            return
+        }
+        let hex = Array("0123456789abcdef".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 16)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case 0x0A: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0x08: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
+            case 0x0C: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
+            case 0..<0x20:
+                bytes += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            default: bytes.append(byte)
+            }
+        }
+        output += String(decoding: bytes, as: UTF8.self)
+        output += "\""
     }
 }

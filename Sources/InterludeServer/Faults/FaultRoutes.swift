@@ -12,10 +12,14 @@ struct FaultRoutes: Sendable {
             response.delivery = .delayed(milliseconds: milliseconds)
             return response
         }
-        router.add("GET", "/faults/status/:code") { _, parameters throws(HTTPError) in
-            let status = try Self.number(parameters["code"], name: "status", range: 200...599)
-            if status == 204 || status == 304 { return HTTPResponse(status: status) }
-            return HTTPError(status: status, message: "fault route: status \(status) as asked").response
+        // Any path under it and POST too, so an API base URL (a pod-serving
+        // `serverURL`) can point here and every call under it fails alike.
+        for method in ["GET", "POST"] {
+            router.add(method, "/faults/status/:code/*under") { _, parameters throws(HTTPError) in
+                let status = try Self.number(parameters["code"], name: "status", range: 200...599)
+                if status == 204 || status == 304 { return HTTPResponse(status: status) }
+                return HTTPError(status: status, message: "fault route: status \(status) as asked").response
+            }
         }
         router.add("GET", "/faults/truncated") { request, _ throws(HTTPError) in
             var response = try vast(request)
