@@ -42,6 +42,8 @@ seed_playlists() {
     local dir="$WORK/seeds-hls"
     mkdir -p "$dir"
     find Tests/InterludeHLSTests/Fixtures -name '*.m3u8' -exec cp {} "$dir/" \;
+    # Inputs that once crashed a target: every run replays them first.
+    cp Fuzz/Regressions/HLSPlaylistFuzz/* "$dir/" 2>/dev/null || true
     local corpus=../shared/corpus/hls-videojs
     if [ -d "$corpus" ]; then
         for file in "$corpus"/*.m3u8; do cp "$file" "$dir/videojs-$(basename "$file")"; done

@@ -1,6 +1,14 @@
 /// Reading and writing the numbers of RFC 8216bis 4.2 without Foundation
 /// formatters, which are slow and locale-sensitive.
 enum HLSNumberFormat {
+    /// `seconds` rounded to whole seconds for TARGETDURATION comparisons,
+    /// clamped so that a huge (or non-finite) duration from outside input
+    /// cannot trap the conversion: a decimal-integer caps at 2^53 here.
+    static func wholeSeconds(_ seconds: Double) -> Int {
+        guard seconds.isFinite else { return seconds > 0 ? 1 << 53 : 0 }
+        return Int(min(max(seconds.rounded(), 0), Double(1 << 53)))
+    }
+
     /// Powers of ten exactly representable as doubles (up to 10^22).
     private static let powersOfTen: [Double] = (0...22).map { exponent in
         var value = 1.0

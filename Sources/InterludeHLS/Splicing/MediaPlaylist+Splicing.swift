@@ -66,7 +66,7 @@ extension MediaPlaylist {
     mutating func raiseTargetDuration(for pod: AdPod) {
         var longest = 0
         for ad in pod.ads {
-            for segment in ad.segments { longest = max(longest, Int(segment.duration.rounded())) }
+            for segment in ad.segments { longest = max(longest, HLSNumberFormat.wholeSeconds(segment.duration)) }
         }
         if let target = targetDuration, longest > target { targetDuration = longest }
     }

@@ -178,7 +178,7 @@ struct OutputWriter {
         result.setHeaderTag(HLSTagName.mediaSequence, .text(String(firstSequence ?? 0)))
         result.setHeaderTag(HLSTagName.discontinuitySequence, .text(String(firstDiscontinuity)))
         let target = max(
-            origin.targetDuration ?? 0, options.minimumTargetDuration ?? 0, Int(longest.rounded()))
+            origin.targetDuration ?? 0, options.minimumTargetDuration ?? 0, HLSNumberFormat.wholeSeconds(longest))
         result.setHeaderTag(HLSTagName.targetDuration, .text(String(target)))
         header = result.tags
         let trailing =

@@ -87,7 +87,7 @@ public struct LiveReloadChecker: Sendable {
         var found: [HLSFinding] = []
         let target = playlist.targetDuration ?? 0
         for (index, segment) in playlist.segments.enumerated() {
-            if Int(segment.duration.value.rounded()) > target {
+            if HLSNumberFormat.wholeSeconds(segment.duration.value) > target {
                 found.append(
                     HLSFinding(
                         .error, .segmentLongerThanTarget,

@@ -114,4 +114,34 @@ extension LiveStitchBadInputTests {
         #expect(older.segments.map(\.uri) == content(5...10))
         #expect(timeline.state == recorded)
     }
+
+    /// Found by HLSPlaylistFuzz: an EXTINF of 6.7e124 s is a valid decimal
+    /// float, and the stitcher's TARGETDURATION (and the reload checker's and
+    /// the splicer's) trapped converting it to an integer.
+    @Test func anAbsurdlyLongSegmentStitchesChecksAndSplicesWithoutTrapping() throws {
+        let huge = "6" + String(repeating: "7", count: 124) + ".000"
+        let text = """
+            #EXTM3U
+            #EXT-X-VERSION:4
+            #EXT-X-TARGETDURATION:6
+            #EXT-X-MEDIA-SEQUENCE:0
+            #EXT-X-PROGRAM-DATE-TIME:2024-05-01T12:00:00.000Z
+            #EXTINF:6.000,
+            c0.ts
+            #EXTINF:\(huge),
+            c1.ts
+
+            """
+        guard case .media(let media) = try HLSParser().parse(Array(text.utf8)) else {
+            Issue.record("not a media playlist")
+            return
+        }
+        var timeline = LiveStitchTimeline()
+        let first = try timeline.stitch(media, pods: TestPods())
+        let second = try timeline.stitch(media, pods: TestPods())
+        #expect(first.targetDuration ?? 0 > 6)
+        _ = LiveReloadChecker.check([first, second])
+        let pod = AdPod(ads: [AdPod.Ad(segments: [AdSegment(uri: "ad.ts", duration: 1e300)])])
+        _ = try? media.insertingAdPod(pod, at: 1)
+    }
 }
