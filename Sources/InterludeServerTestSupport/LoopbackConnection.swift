@@ -111,7 +111,7 @@ public final class LoopbackConnection {
         head += "\r\n"
         do {
             try send(Array(head.utf8) + body)
-        } catch where error.code == ECONNRESET || error.code == EPIPE {
+        } catch  where error.code == ECONNRESET || error.code == EPIPE {
             // A server may answer early (413 for a body over its limit) and
             // close while the body is still on its way; real clients then
             // read the answer that arrived, and so does this one.

@@ -75,7 +75,7 @@ public struct MediaGenerator: Sendable {
                     return count
                 }
                 progress(number, todo.count, todo[index])
-                do {
+                do throws(MediaError) {
                     try generator.make(todo[index])
                 } catch {
                     failures.withLock { $0.append(error) }
