@@ -7,7 +7,7 @@ extension SQLiteSessionStore {
             try Self.readStitchState(pooled, streamID: streamID, rendition: rendition)
         }
         return try body.map { (text: String) throws(StoreError) -> LiveStitchState in
-            try Self.decodeStitchState(text)
+            try decodedStitchState(text, streamID: streamID, rendition: rendition)
         }
     }
 
@@ -22,7 +22,9 @@ extension SQLiteSessionStore {
             }
         }
         var states: [String: LiveStitchState] = [:]
-        for (rendition, body) in rows { states[rendition] = try Self.decodeStitchState(body) }
+        for (rendition, body) in rows {
+            states[rendition] = try decodedStitchState(body, streamID: streamID, rendition: rendition)
+        }
         return states
     }
 
@@ -34,7 +36,7 @@ extension SQLiteSessionStore {
             try pooled.transaction { () throws(StoreError) -> LiveStitchState in
                 var merged = state
                 if let stored = try Self.readStitchState(pooled, streamID: streamID, rendition: rendition) {
-                    let original = try Self.decodeStitchState(stored)
+                    let original = try decodedStitchState(stored, streamID: streamID, rendition: rendition)
                     var current = original
                     current.merge(state)
                     // Nothing new: no write.
@@ -50,9 +52,23 @@ extension SQLiteSessionStore {
                     statement.bind(3, body)
                     _ = try statement.step()
                 }
+                // Remembered before COMMIT: should the commit fail, the row keeps its old text, which
+                // differs from this one, so the next read decodes that.
+                stitchStates.remember(merged, text: body, streamID: streamID, rendition: rendition)
                 return merged
             }
         }
+    }
+
+    /// The state `text` (the rendition's stored row) decodes to: from the
+    /// cache when it holds this very text, else decoded and remembered.
+    private func decodedStitchState(_ text: String, streamID: String, rendition: String)
+        throws(StoreError) -> LiveStitchState
+    {
+        if let cached = stitchStates.state(streamID: streamID, rendition: rendition, text: text) { return cached }
+        let state = try Self.decodeStitchState(text)
+        stitchStates.remember(state, text: text, streamID: streamID, rendition: rendition)
+        return state
     }
 
     private static func readStitchState(_ pooled: PooledSQLite, streamID: String, rendition: String)

@@ -9,6 +9,8 @@ public final class SQLiteSessionStore: SessionStore {
     let pool: SQLitePool
     /// Verifications arriving together share one transaction.
     let verifications = GroupCommit<VerificationRequest, PodVerificationOutcome>()
+    /// Live stitch states as last decoded, beside the stored text (decoded again only when it changes).
+    let stitchStates = StitchStateCache()
     /// Checkpoints the WAL in the background (see ``init(path:)``).
     private let checkpoints: Locked<(any DispatchSourceTimer)?>
     /// The database file.
