@@ -89,8 +89,12 @@ enum VTPBench {
         let load = HLSLiveBench.measureCPU {
             _ = try? store.liveStitchState(streamID: Pods.streamID, rendition: "360p")
         }
-        let encoded = try JSONEncoder().encode(steady.state)
-        let decode = HLSLiveBench.measureCPU { _ = try? JSONDecoder().decode(LiveStitchState.self, from: encoded) }
+        let encoded = steady.state.text
+        let decode = HLSLiveBench.measureCPU { _ = try? LiveStitchState(text: encoded) }
+        let json = try JSONEncoder().encode(steady.state)
+        let jsonDecode = HLSLiveBench.measureCPU { _ = try? JSONDecoder().decode(LiveStitchState.self, from: json) }
+        let encode = HLSLiveBench.measureCPU { _ = steady.state.text }
+        let jsonEncode = HLSLiveBench.measureCPU { _ = try? JSONEncoder().encode(steady.state) }
         let unchanged = HLSLiveBench.measureCPU {
             _ = try? store.mergeLiveStitchState(steady.state, streamID: Pods.streamID, rendition: "360p")
         }
@@ -126,11 +130,13 @@ enum VTPBench {
             """
             interlude-bench vtp — \(ProcessInfo.processInfo.activeProcessorCount) cores, \(Date())
             One live reload of a 6-segment window (4 s segments) with one 8 s break replaced by a two-ad pod,
-            \(bytes.count) bytes out, \(encoded.count)-byte stored state; thread CPU time, best of 7 runs:
+            \(bytes.count) bytes out, \(encoded.utf8.count)-byte stored state (\(json.count) as JSON); thread CPU time, best of 7 runs:
               stitch itself (LiveStitchTimeline from the window + HLSWriter)   \(text(stitchAndWrite))
                 of which stitch \(text(stitchOnly)), write \(text(write))
-              store: load the state (SQLite SELECT + JSON decode)             \(text(load))
-                of which JSON decode \(text(decode))
+              store: load the state (SQLite SELECT, decoded text cached)      \(text(load))
+              state decode when the stored text changed (line format)       \(text(decode))
+                the same state as JSON: decode \(text(jsonDecode)), encode \(text(jsonEncode))
+              state encode (line format)                                    \(text(encode))
               store: state unchanged (read, merge, compare, no write)         \(text(unchanged))
               store: state changed, one write (BEGIN IMMEDIATE … COMMIT, WAL) \(text(changed))
               whole reload as the VTP runs it (load, stitch, write, store)    \(text(reload))
