@@ -18,6 +18,13 @@ struct BreakLayout {
         var mapURI: String?
     }
 
+    /// The most a break is ever filled with, in seconds and in segments.
+    /// Outside input can make a break absurdly long (one origin segment of
+    /// 10^120 s) or slate absurdly short; without a bound the fill would
+    /// allocate without end or never finish.
+    static let maximumFill = 86_400.0
+    static let maximumSegments = 50_000
+
     var segments: [Placed] = []
     /// Runs (ads and slate runs): the DISCONTINUITY tags the break adds before its segments.
     var runCount = 0
@@ -32,6 +39,7 @@ struct BreakLayout {
         record: LiveBreakRecord, pod: AdPod?, limit: Double, isClosed: Bool, tolerance: Double,
         window: inout OriginWindow, pods: some LiveStitchPodProvider
     ) {
+        let limit = min(limit, Self.maximumFill)
         var podFits = true
         // Pods usually repeat one segment length: format it once for all ads.
         var duration = HLSDecimal(value: -1, text: "")
@@ -86,7 +94,9 @@ struct BreakLayout {
         _ segment: AdSegment, startsRun: Bool, mapURI: String?, limit: Double, tolerance: Double,
         last: inout HLSDecimal
     ) -> Bool {
-        guard filled + segment.duration <= limit + tolerance else { return false }
+        guard segments.count < Self.maximumSegments, filled + segment.duration <= limit + tolerance else {
+            return false
+        }
         // Pods usually repeat one segment length: format it once.
         if segment.duration != last.value {
             last = HLSDecimal(value: segment.duration, text: HLSNumberFormat.fixed(segment.duration, fractionDigits: 3))

@@ -144,4 +144,40 @@ extension LiveStitchBadInputTests {
         let pod = AdPod(ads: [AdPod.Ad(segments: [AdSegment(uri: "ad.ts", duration: 1e300)])])
         _ = try? media.insertingAdPod(pod, at: 1)
     }
+
+    /// Found by HLSPlaylistFuzz (out of memory): a break whose content is one
+    /// segment of 10^124 s was filled with slate for all of it. The fill is
+    /// bounded (a day, 50,000 segments), so the reload finishes and stays small.
+    @Test func aBreakOverAnAbsurdlyLongSegmentIsFilledWithinBounds() throws {
+        let huge = "6" + String(repeating: "7", count: 124) + ".000"
+        let text = """
+            #EXTM3U
+            #EXT-X-TARGETDURATION:6
+            #EXT-X-MEDIA-SEQUENCE:0
+            #EXT-X-PROGRAM-DATE-TIME:2024-05-01T12:00:00.000Z
+            #EXTINF:6.000,
+            c0.ts
+            #EXT-X-CUE-OUT:12
+            #EXTINF:\(huge),
+            c1.ts
+            #EXT-X-CUE-IN
+            #EXTINF:6.000,
+            c2.ts
+            #EXTINF:6.000,
+            c3.ts
+
+            """
+        guard case .media(let media) = try HLSParser().parse(Array(text.utf8)) else {
+            Issue.record("not a media playlist")
+            return
+        }
+        for slate in [6.0, 1e-9] {
+            var timeline = LiveStitchTimeline(options: .init(slateSegmentDuration: slate))
+            let first = try timeline.stitch(media, pods: TestPods())
+            let second = try timeline.stitch(media, pods: TestPods())
+            #expect(second.segments.count <= BreakLayout.maximumSegments + 8)
+            #expect(first.segments.map(\.uri) == second.segments.map(\.uri))
+            #expect(second.segments.last?.uri == "c3.ts")
+        }
+    }
 }
