@@ -39,10 +39,10 @@ tag="$base/vast?pod=2&ads=orbit-bikes-10s,lighthouse-coffee-6s&hideable=true&ses
 passed=0
 failed=0
 screen() { tmux capture-pane -p -t "$session"; }
-expect() {  # description pattern timeout-seconds
-    local deadline=$((SECONDS + $3))
+expect() {  # description pattern timeout-seconds [grep mode: -F fixed (default) or -E]
+    local deadline=$((SECONDS + $3)) mode=${4:--F}
     while [ "$SECONDS" -le "$deadline" ]; do
-        if screen | grep -qF -- "$2"; then
+        if screen | grep -q "$mode" -- "$2"; then
             echo "ok: $1"
             passed=$((passed + 1))
             return 0
@@ -96,7 +96,9 @@ else
     expect "Learn More is shown in the ad" "[ Learn More (l) ]" 2 || true
     tmux send-keys -t "$session" l
     expect "l opens the ad's click-through" "last event: Learn More: https://example.com/test-ad-" 5 || true
-    expect "the cuepoints bar counts the pre-roll played" "breaks played 1/3" 30 || true
+    # At least the pre-roll: on a loaded machine the steps above can take long
+    # enough for the stream to reach its next break before this looks.
+    expect "the cuepoints bar counts the pre-roll played" "breaks played [1-3]/3" 30 -E || true
     expect "the pre-roll ends" "last event: AD_PERIOD_ENDED" 30 || true
     if screen | grep -qE '^\[#+[=|]'; then
         echo "ok: the bar starts with the played pre-roll (#), then content"
