@@ -92,7 +92,9 @@ if [ -z "$stream_base" ]; then
 else
     tmux new-session -d -s "$session" -x 110 -y 12 \
         "$interlude stream vod test-film --server '$stream_base'; echo stream-exit=\$?; sleep 60"
-    expect "the stream's pre-roll shows the countdown" "AD  Ad 1 of " 30 || true
+    # A pod of one ad counts down "Ad (5s)", a longer pod "Ad 1 of 2 (5s)"; the
+    # decisioner fills each viewer's pods differently, so either may come.
+    expect "the stream's pre-roll shows the countdown" "AD  Ad (1 of [0-9]+ )?\([0-9]+s\)" 30 -E || true
     expect "Learn More is shown in the ad" "[ Learn More (l) ]" 2 || true
     tmux send-keys -t "$session" l
     expect "l opens the ad's click-through" "last event: Learn More: https://example.com/test-ad-" 5 || true
