@@ -120,14 +120,21 @@ public struct LiveStitchTimeline: Sendable, Hashable {
     public mutating func stitch(_ origin: MediaPlaylist, pods: some LiveStitchPodProvider) throws(HLSError)
         -> MediaPlaylist
     {
-        try Self.checkStitchable(origin)
+        try stitch(try PreparedOriginWindow(origin), pods: pods)
+    }
+
+    /// ``stitch(_:pods:)`` of a window prepared once for all its viewers.
+    public mutating func stitch(_ prepared: PreparedOriginWindow, pods: some LiveStitchPodProvider) throws(HLSError)
+        -> MediaPlaylist
+    {
+        let origin = prepared.playlist
         if let first = origin.segments.first, first.mediaSequence < state.settled.throughSequence {
             throw HLSError(
                 .staleOriginWindow,
                 "origin window starts at \(first.mediaSequence), before \(state.settled.throughSequence) which the state has folded"
             )
         }
-        var window = OriginWindow(origin)
+        var window = OriginWindow(prepared)
         var updated = state
         try updateRecords(&updated, window: &window, pods: pods)
         let playlist = try write(window, state: updated, pods: pods)

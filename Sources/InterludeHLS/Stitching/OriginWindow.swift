@@ -1,14 +1,36 @@
 import Foundation
 
-/// One reload of the origin's media playlist as the live timeline reads it:
-/// the playlist, its breaks, and what one stitch asked the provider for
-/// (each break's pod and slate are asked for once per reload).
-struct OriginWindow {
-    let playlist: MediaPlaylist
+/// An origin window read once for every viewer of it: its numbers checked
+/// for stitching, its breaks found and its first end marker located. A VTP
+/// that answers many viewers from one origin window prepares it once and
+/// stitches each viewer's playlist from it (finding the breaks, SCTE-35
+/// included, was a sixth of a reload's stitch).
+public struct PreparedOriginWindow: Sendable {
+    /// The origin's media playlist.
+    public let playlist: MediaPlaylist
     /// The replacement breaks (interstitials play over content and are not stitched).
     let breaks: [AdBreak]
     /// The origin media sequence number of the first segment.
     let firstSequence: UInt64
+    /// The first boundary carrying a break's end (see ``OriginWindow/firstEndMarker()``).
+    let firstEndMarker: Int?
+
+    /// Reads `playlist`; throws what ``LiveStitchTimeline/stitch(_:pods:)``
+    /// throws for a window it cannot carry (a delta update, numbers near 2^62).
+    public init(_ playlist: MediaPlaylist) throws(HLSError) {
+        try LiveStitchTimeline.checkStitchable(playlist)
+        self.playlist = playlist
+        breaks = playlist.adBreaks.filter { $0.style != .interstitial }
+        firstSequence = playlist.segments.first?.mediaSequence ?? playlist.mediaSequence
+        firstEndMarker = OriginWindow.firstEndMarker(in: playlist)
+    }
+}
+
+/// One reload of the origin's media playlist as the live timeline reads it:
+/// the prepared window, and what one stitch asked the provider for (each
+/// break's pod and slate are asked for once per reload).
+struct OriginWindow {
+    let prepared: PreparedOriginWindow
     private var pods = SmallMap<AdPod?>()
     private var slates: [SlateKey: [AdSegment]] = [:]
 
@@ -17,11 +39,13 @@ struct OriginWindow {
         var milliseconds: Int64
     }
 
-    init(_ playlist: MediaPlaylist) {
-        self.playlist = playlist
-        breaks = playlist.adBreaks.filter { $0.style != .interstitial }
-        firstSequence = playlist.segments.first?.mediaSequence ?? playlist.mediaSequence
+    init(_ prepared: PreparedOriginWindow) {
+        self.prepared = prepared
     }
+
+    var playlist: MediaPlaylist { prepared.playlist }
+    var breaks: [AdBreak] { prepared.breaks }
+    var firstSequence: UInt64 { prepared.firstSequence }
 
     var count: Int { playlist.segments.count }
 
@@ -41,7 +65,10 @@ struct OriginWindow {
 
     /// The first boundary carrying a break's end: CUE-IN, a DATERANGE with
     /// SCTE35-IN, or an OATCLS / SPLICEPOINT payload that returns to the network.
-    func firstEndMarker() -> Int? {
+    func firstEndMarker() -> Int? { prepared.firstEndMarker }
+
+    static func firstEndMarker(in playlist: MediaPlaylist) -> Int? {
+        let count = playlist.segments.count
         for index in 0...count {
             let tags = index < count ? playlist.segments[index].tags : playlist.trailingTags
             for tag in tags where !tag.isComment {

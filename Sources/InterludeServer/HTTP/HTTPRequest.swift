@@ -63,12 +63,24 @@ public struct HTTPRequest: Sendable, Hashable {
     /// The path's segments, each percent-decoded; nil when a segment holds a
     /// malformed escape.
     public var pathSegments: [String]? {
+        // Split on the bytes: `split` on the String walks grapheme clusters,
+        // which cost a tenth of a cached playlist's answer.
         var segments: [String] = []
-        for raw in rawPath.split(separator: "/", omittingEmptySubsequences: true) {
-            guard let decoded = PercentDecoding.decode(raw) else { return nil }
-            segments.append(decoded)
+        let utf8 = rawPath.utf8
+        var start = utf8.startIndex
+        var index = start
+        while true {
+            let atEnd = index == utf8.endIndex
+            if atEnd || utf8[index] == UInt8(ascii: "/") {
+                if start != index {
+                    guard let decoded = PercentDecoding.decode(rawPath[start..<index]) else { return nil }
+                    segments.append(decoded)
+                }
+                if atEnd { return segments }
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
         }
-        return segments
     }
 
     static func parseQuery(_ query: String) -> [QueryItem] {

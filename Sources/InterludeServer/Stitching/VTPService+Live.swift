@@ -23,7 +23,13 @@ extension VTPService {
         } catch {
             throw Self.httpError(error)
         }
-        if let local { return try write(local) }
+        if let local {
+            let key = "live\n\(channelID)\n\(options.query)"
+            if let cached = localMultivariants[key] { return Self.playlist(cached, maxAge: 60) }
+            let response = try write(local)
+            if case .bytes(let bytes) = response.body { localMultivariants.store(bytes, for: key) }
+            return response
+        }
         let origin = self.origin
         return Self.deferred { () async throws(HTTPError) -> HTTPResponse in
             let fetched: MultivariantPlaylist
@@ -49,12 +55,13 @@ extension VTPService {
         if let channel = library.liveChannel(live.channel) {
             let outputKey = "\(stream.id)\n\(options.stateKey(profile: profile.id))"
             let (completed, window) = try liveWindow(channel, profile: profile.id)
+            let targetDuration = window.playlist.targetDuration
             if let cached = liveOutputs[outputKey], cached.window == completed {
-                return Self.livePlaylist(cached.bytes, targetDuration: window.targetDuration)
+                return Self.livePlaylist(cached.bytes, targetDuration: targetDuration)
             }
             let bytes = try stitchLive(window, stream: stream, profile: profile, options: options)
             liveOutputs.store(LiveOutput(window: completed, bytes: bytes), for: outputKey)
-            return Self.livePlaylist(bytes, targetDuration: window.targetDuration)
+            return Self.livePlaylist(bytes, targetDuration: targetDuration)
         }
         guard catalog.content.channel(id: live.channel)?.origin != nil else {
             throw .notFound("the catalog has no live channel '\(live.channel)'")
@@ -68,20 +75,26 @@ extension VTPService {
             } catch {
                 throw Self.httpError(error)
             }
-            let bytes = try stitchLive(window, stream: stream, profile: profile, options: options)
+            let prepared: PreparedOriginWindow
+            do throws(HLSError) {
+                prepared = try PreparedOriginWindow(window)
+            } catch {
+                throw Self.unstitchable(error)
+            }
+            let bytes = try stitchLive(prepared, stream: stream, profile: profile, options: options)
             return Self.livePlaylist(bytes, targetDuration: window.targetDuration)
         }
     }
 
     /// The origin window of a channel made here now, and how many segments
-    /// were complete (the window's identity): computed once per profile and
-    /// window, shared by every viewer.
-    func liveWindow(_ channel: LiveChannel, profile: String) throws(HTTPError) -> (Int, MediaPlaylist) {
+    /// were complete (the window's identity): computed and prepared for
+    /// stitching once per profile and window, shared by every viewer.
+    func liveWindow(_ channel: LiveChannel, profile: String) throws(HTTPError) -> (Int, PreparedOriginWindow) {
         let now = origin.clock.now
         let completed = channel.completedSegments(at: now)
         let key = "\(channel.id)\n\(profile)"
         if let cached = liveWindows.withLock({ $0[key] }), cached.completed == completed {
-            return (completed, cached.playlist)
+            return (completed, cached.window)
         }
         let window = channel.window(at: now)
         guard var playlist = channel.mediaPlaylist(profile: profile, window: window) else {
@@ -103,16 +116,23 @@ extension VTPService {
             playlist.segments[0].tags.insert(HLSTag(HLSTagName.discontinuity), at: 0)
             playlist.discontinuitySequence -= 1
         }
-        liveWindows.withLock { $0[key] = (completed, playlist) }
-        return (completed, playlist)
+        let prepared: PreparedOriginWindow
+        do throws(HLSError) {
+            prepared = try PreparedOriginWindow(playlist)
+        } catch {
+            throw Self.unstitchable(error)
+        }
+        liveWindows.withLock { $0[key] = (completed, prepared) }
+        return (completed, prepared)
     }
 
     /// One reload: the rendition's state from the store (or a sibling
     /// rendition's, for one that joins late), the timeline over `window`, the
     /// state back when it changed, the bytes.
     func stitchLive(
-        _ window: MediaPlaylist, stream: PodStream, profile: EncodingProfile, options: VTPRequestOptions
+        _ prepared: PreparedOriginWindow, stream: PodStream, profile: EncodingProfile, options: VTPRequestOptions
     ) throws(HTTPError) -> [UInt8] {
+        let window = prepared.playlist
         let stateKey = options.stateKey(profile: profile.id)
         let stored = try PodServingService.storeCall { () throws(StoreError) in
             try store.liveStitchState(streamID: stream.id, rendition: stateKey)
@@ -126,13 +146,13 @@ extension VTPService {
         var output: MediaPlaylist
         var timeline = LiveStitchTimeline(options: timelineOptions(options), state: initial)
         do throws(HTTPError) {
-            output = try stitch(window, timeline: &timeline, stream: stream, profile: profile, podsOnlyFor: nil)
+            output = try stitch(prepared, timeline: &timeline, stream: stream, profile: profile, podsOnlyFor: nil)
         } catch {
             guard error.status == 422 else { throw error }
             // A new break's pod cannot be spliced here (another container): new breaks keep their content.
             timeline = LiveStitchTimeline(options: timelineOptions(options), state: initial)
             output = try stitch(
-                window, timeline: &timeline, stream: stream, profile: profile,
+                prepared, timeline: &timeline, stream: stream, profile: profile,
                 podsOnlyFor: Set(initial.breaks.map(\.originStart)))
         }
         if timeline.state != stored, !Self.onlyAnchorsMoved(from: stored, to: timeline.state, window: window) {
@@ -148,8 +168,8 @@ extension VTPService {
     }
 
     private func stitch(
-        _ window: MediaPlaylist, timeline: inout LiveStitchTimeline, stream: PodStream, profile: EncodingProfile,
-        podsOnlyFor: Set<UInt64>?
+        _ window: PreparedOriginWindow, timeline: inout LiveStitchTimeline, stream: PodStream,
+        profile: EncodingProfile, podsOnlyFor: Set<UInt64>?
     ) throws(HTTPError) -> MediaPlaylist {
         let provider = VTPLivePods(
             service: self, library: library, stream: stream, profile: profile.id, podsOnlyFor: podsOnlyFor)
@@ -157,9 +177,14 @@ extension VTPService {
             return try timeline.stitch(window, pods: provider)
         } catch {
             if let failure = provider.failure { throw failure }
-            let status = error.code == .invalidAdPod ? 422 : 502
-            throw HTTPError(status: status, message: "the origin's window cannot be stitched: \(error.message)")
+            throw Self.unstitchable(error)
         }
+    }
+
+    /// A window the timeline cannot stitch: 422 for a pod that cannot be spliced, else 502.
+    static func unstitchable(_ error: HLSError) -> HTTPError {
+        let status = error.code == .invalidAdPod ? 422 : 502
+        return HTTPError(status: status, message: "the origin's window cannot be stitched: \(error.message)")
     }
 
     /// True when `new` differs from `stored` only in the anchors of breaks

@@ -29,7 +29,13 @@ extension VTPService {
         } catch {
             throw Self.httpError(error)
         }
-        if let local { return try write(local) }
+        if let local {
+            let key = "vod\n\(contentID)\n\(options.query)"
+            if let cached = localMultivariants[key] { return Self.playlist(cached, maxAge: 3600) }
+            let response = try write(local)
+            if case .bytes(let bytes) = response.body { localMultivariants.store(bytes, for: key) }
+            return response
+        }
         let origin = self.origin
         return Self.deferred { () async throws(HTTPError) -> HTTPResponse in
             let fetched: MultivariantPlaylist

@@ -16,6 +16,10 @@ final class VTPService: Sendable {
     /// Stitched VOD renditions by stream, content, profile and options: pods
     /// are decided once, so a rendition never changes.
     let vodPlaylists = BoundedCache<String, [UInt8]>(limit: 20_000)
+    /// Multivariant playlists of content made here, by content and options:
+    /// the same for every viewer, and the local ladder does not change while
+    /// the server runs (an external origin's is fetched on every request).
+    let localMultivariants = BoundedCache<String, [UInt8]>(limit: 1_024)
     /// A VOD stream's pods, decided once.
     let vodPods = BoundedCache<String, VODPods>(limit: 20_000)
     /// The last live reload written per stream, rendition and options, with
@@ -26,7 +30,7 @@ final class VTPService: Sendable {
     let livePods = BoundedCache<String, AdPod>(limit: 50_000)
     /// The origin window of a channel made here, per profile, with the
     /// number of segments complete when it was made.
-    let liveWindows = Locked<[String: (completed: Int, playlist: MediaPlaylist)]>([:])
+    let liveWindows = Locked<[String: (completed: Int, window: PreparedOriginWindow)]>([:])
 
     /// A break signalled without a duration (CUE-OUT alone) is asked of pod
     /// serving as this long; the pod is cut at the break's CUE-IN, slate

@@ -73,7 +73,7 @@ extension SQLiteSessionStore {
     }
 
     public func completeDecision(_ decision: PodBreakDecision, at now: Date) throws(StoreError) -> PodBreakDecision {
-        let body = try Self.encode(decision)
+        let body = decision.storedJSON
         var eventRows: [(event: PodAdEvent, beacons: String, count: Int)] = []
         for ad in decision.ads {
             for event in ad.events {
