@@ -62,7 +62,7 @@ import Testing
 
     @Test func splicedTextFillsEveryStandIn() {
         let text = SplicedText("AAxBxxA-A", standIns: ["A", "xx"])
-        #expect(text.filled(with: ["1", "2"]) == "11xB2-1")
+        #expect(text.filled(with: ["1", "2"]) == "11xB21-1")
         #expect(SplicedText("", standIns: ["A"]).filled(with: ["1"]) == "")
         #expect(SplicedText("none here", standIns: ["A"]).filled(with: ["1"]) == "none here")
         #expect(SplicedText("é🎬A", standIns: ["A"]).filled(with: ["ü"]) == "é🎬ü")

@@ -24,7 +24,7 @@ struct StoredJSONWriter {
     /// Starts the member `key` of the object being written; its value follows.
     mutating func key(_ key: String) {
         separate()
-        string(key)
+        quoted(key)
         bytes.append(UInt8(ascii: ":"))
         // The value that follows is this member's, not a new one: no comma before it.
         valueFollowsKey = true
@@ -32,6 +32,10 @@ struct StoredJSONWriter {
 
     mutating func string(_ value: String) {
         separate()
+        quoted(value)
+    }
+
+    private mutating func quoted(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
