@@ -107,6 +107,22 @@ import Testing
         #expect(PodEventID.parse(id, streamID: Self.stream.id) == nil)
     }
 
+    @Test func anEventIDWithAnyCharacterChangedOrOneMoreDoesNotParse() throws {
+        let id = try #require(decide(pd: 61_000).events.first?.id)
+        let bytes = Array(id.utf8)
+        for index in bytes.indices {
+            for replacement in ["0", "f", "g", "+", "é", "G"] {
+                let altered =
+                    String(decoding: bytes[..<index], as: UTF8.self) + replacement
+                    + String(decoding: bytes[(index + 1)...], as: UTF8.self)
+                guard altered != id else { continue }
+                #expect(PodEventID.parse(altered, streamID: Self.stream.id) == nil, "\(altered)")
+            }
+        }
+        #expect(PodEventID.parse(id + "0", streamID: Self.stream.id) == nil)
+        #expect(PodEventID.parse(String(id.dropLast()), streamID: Self.stream.id) == nil)
+    }
+
     @Test func splicedVASTTemplatesAreWhatADirectWriteGives() throws {
         let decision = decide(pd: 61_000)
         #expect(decision.ads.count == 4)

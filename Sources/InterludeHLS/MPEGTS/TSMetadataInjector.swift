@@ -97,6 +97,41 @@ public struct TSMetadataInjector: Sendable {
     /// - Throws: `payloadTooLarge` for a tag over 65,527 bytes, or an error
     ///   from ``ID3Tag/encoded()``.
     public func metadataPackets(_ tags: [(pts: UInt64, tag: ID3Tag)]) throws(MPEGTSError) -> [UInt8] {
+        try packetizer.packets(tags)
+    }
+
+    /// What ``metadataPackets(_:)`` needs of the prepared segment, without
+    /// its bytes: a server keeping the segment's bytes its own way (shared
+    /// by every answer) keeps this beside them instead of the injector.
+    public var packetizer: TSMetadataPacketizer {
+        TSMetadataPacketizer(metadataPID: metadataPID, followingContinuityCounter: followingContinuityCounter)
+    }
+
+    /// ``segment`` with the packets of ``metadataPackets(_:)`` inserted at
+    /// ``insertionOffset``.
+    public func injecting(_ tags: [(pts: UInt64, tag: ID3Tag)]) throws(MPEGTSError) -> [UInt8] {
+        let metadata = try metadataPackets(tags)
+        var output: [UInt8] = []
+        output.reserveCapacity(segment.count + metadata.count)
+        output.append(contentsOf: segment[..<insertionOffset])
+        output.append(contentsOf: metadata)
+        output.append(contentsOf: segment[insertionOffset...])
+        return output
+    }
+}
+
+/// Writes the timed-ID3 packets of one prepared segment (from
+/// ``TSMetadataInjector/packetizer``): they go at the injector's
+/// ``TSMetadataInjector/insertionOffset``, between the segment's unchanged head and tail.
+public struct TSMetadataPacketizer: Sendable, Hashable {
+    /// The PID the packets use.
+    public let metadataPID: UInt16
+    /// The continuity counter of the segment's first metadata-PID packet
+    /// after the insertion point; the packets end just before it.
+    let followingContinuityCounter: UInt8?
+
+    /// The packets; see ``TSMetadataInjector/metadataPackets(_:)``.
+    public func packets(_ tags: [(pts: UInt64, tag: ID3Tag)]) throws(MPEGTSError) -> [UInt8] {
         var packets: [[UInt8]] = []
         packets.reserveCapacity(tags.count)
         var packetCount = 0
@@ -111,18 +146,6 @@ public struct TSMetadataInjector: Sendable {
         for pes in packets {
             PESPacket.packetize(pes, pid: metadataPID, continuityCounter: &continuityCounter, into: &output)
         }
-        return output
-    }
-
-    /// ``segment`` with the packets of ``metadataPackets(_:)`` inserted at
-    /// ``insertionOffset``.
-    public func injecting(_ tags: [(pts: UInt64, tag: ID3Tag)]) throws(MPEGTSError) -> [UInt8] {
-        let metadata = try metadataPackets(tags)
-        var output: [UInt8] = []
-        output.reserveCapacity(segment.count + metadata.count)
-        output.append(contentsOf: segment[..<insertionOffset])
-        output.append(contentsOf: metadata)
-        output.append(contentsOf: segment[insertionOffset...])
         return output
     }
 }

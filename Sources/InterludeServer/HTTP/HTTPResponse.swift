@@ -9,6 +9,9 @@ public struct HTTPResponse: Sendable {
         /// `length` bytes of the file at `path` from `offset` (sent with
         /// `sendfile` where the platform has it).
         case file(path: String, offset: UInt64, length: UInt64)
+        /// Slices of shared bytes one after another, sent from where they
+        /// are (no copy per response; see ``SharedBytes``).
+        case parts([SharedBytes.Slice])
     }
 
     /// How the server sends the answer. Everything but `immediate` exists for
@@ -54,6 +57,7 @@ public struct HTTPResponse: Sendable {
         switch body {
         case .bytes(let bytes): bytes.count
         case .file(_, _, let length): Int(length)
+        case .parts(let parts): parts.reduce(0) { $0 + $1.range.count }
         }
     }
 

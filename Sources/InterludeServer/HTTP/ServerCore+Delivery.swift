@@ -109,6 +109,9 @@ extension ServerCore {
             // libmicrohttpd closes the descriptor when the response is destroyed.
             mhdResponse = MHD_create_response_from_fd_at_offset64(length, descriptor, offset)
             if mhdResponse == nil { close(descriptor) }
+        case (.immediate, .parts(let parts)), (.delayed, .parts(let parts)), (.reset, .parts(let parts)),
+            (.deferred, .parts(let parts)):
+            mhdResponse = Self.sharedResponse(parts)
         case (.dripped(let chunkSize, let interval), _):
             mhdResponse = streamed(
                 response, chunkSize: chunkSize, interval: interval, limit: Int.max, connection: connection)
@@ -134,6 +137,7 @@ extension ServerCore {
             defer { try? handle.close() }
             try? handle.seek(toOffset: offset)
             bytes = [UInt8]((try? handle.read(upToCount: Int(length))) ?? Data())
+        case .parts(let parts): bytes = parts.flatMap(\.array)
         }
         let body = StreamedBody(
             bytes: bytes, chunkSize: chunkSize, intervalMilliseconds: interval, limit: limit, connection: connection,
@@ -148,6 +152,23 @@ extension ServerCore {
             { cls in Unmanaged<StreamedBody>.fromOpaque(cls!).release() })
     }
 
+    /// A response sending `parts` from where they are: libmicrohttpd keeps
+    /// a copy of the vector, not of the bytes, and the slices stay retained
+    /// until it destroys the response.
+    private static func sharedResponse(_ parts: [SharedBytes.Slice]) -> OpaquePointer? {
+        let retained = Unmanaged.passRetained(RetainedParts(parts)).toOpaque()
+        let vectors = parts.filter { !$0.range.isEmpty }.map { part in
+            MHD_IoVec(iov_base: part.bytes.address(of: part.range.lowerBound), iov_len: part.range.count)
+        }
+        let response = vectors.withUnsafeBufferPointer { buffer in
+            MHD_create_response_from_iovec(
+                buffer.baseAddress, UInt32(buffer.count),
+                { cls in Unmanaged<RetainedParts>.fromOpaque(cls!).release() }, retained)
+        }
+        if response == nil { Unmanaged<RetainedParts>.fromOpaque(retained).release() }
+        return response
+    }
+
     /// Closes with RST: `SO_LINGER` of zero makes `close` discard the socket
     /// at once, which is what a player sees when a middlebox drops it.
     private func resetConnection(_ connection: OpaquePointer) {
@@ -156,4 +177,10 @@ extension ServerCore {
         var option = linger(l_onoff: 1, l_linger: 0)
         _ = setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
     }
+}
+
+/// The slices a shared-bytes response sends, kept alive until libmicrohttpd frees it.
+private final class RetainedParts: Sendable {
+    let parts: [SharedBytes.Slice]
+    init(_ parts: [SharedBytes.Slice]) { self.parts = parts }
 }

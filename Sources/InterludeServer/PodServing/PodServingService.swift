@@ -13,7 +13,9 @@ final class PodServingService: Sendable {
     let now: @Sendable () -> Date
     let sender: BeaconSender?
     private let streams = BoundedCache<String, PodStream>(limit: 200_000)
-    private let decisions = BoundedCache<String, PodBreakDecision>(limit: 100_000)
+    /// Written decisions without their documents (``PodBreakDecision/withoutDocuments()``):
+    /// a break's VAST runs to tens of kilobytes, and only the store keeps it.
+    let decisions: BoundedCache<String, PodBreakDecision>
     /// Pod playlists as sent, by stream, pod, `pd` and profile: written once, they never change.
     let renderedPlaylists = BoundedCache<String, [UInt8]>(limit: 100_000)
     /// Pod layouts by stream, break and profile.
@@ -24,10 +26,14 @@ final class PodServingService: Sendable {
     /// How long a request waits for another server to finish a decision.
     static let decisionWait: TimeInterval = 3
 
+    /// Decisions held in memory at most, by default (least recently used forgotten first).
+    static let decisionCacheLimit = 50_000
+
     init(
         catalog: Catalog, store: any SessionStore, media: any PodMediaSource, now: @escaping @Sendable () -> Date,
-        sender: BeaconSender?
+        sender: BeaconSender?, decisionCacheLimit: Int = PodServingService.decisionCacheLimit
     ) {
+        decisions = BoundedCache(limit: decisionCacheLimit)
         self.catalog = catalog
         self.store = store
         self.media = media
@@ -77,8 +83,9 @@ final class PodServingService: Sendable {
     // MARK: Decisions
 
     /// The decision of `breakID`: the stored one, or this process's, made and
-    /// stored now. Two servers asked at once both compute the same decision;
-    /// the claim lets one write it while the other waits for it.
+    /// stored now, without its documents (``PodBreakDecision/withoutDocuments()``;
+    /// `writtenDecisions(of:)` has them). Two servers asked at once both
+    /// compute the same decision; the claim lets one write it while the other waits for it.
     func decision(
         for stream: PodStream, breakID: String, requestedDuration: Int, slate: PodDecisioner.Slate
     ) throws(HTTPError) -> PodBreakDecision {
@@ -91,8 +98,9 @@ final class PodServingService: Sendable {
                 try store.decisionState(streamID: stream.id, breakID: breakID)
             }
             if case .ready(let decision) = state {
-                decisions.store(decision, for: key)
-                return decision
+                let served = decision.withoutDocuments()
+                decisions.store(served, for: key)
+                return served
             }
             let claimed = try Self.storeCall { () throws(StoreError) in
                 try store.claimDecision(
@@ -104,7 +112,7 @@ final class PodServingService: Sendable {
                     at: now())
                 let stored = try Self.storeCall { () throws(StoreError) in
                     try store.completeDecision(made, at: now())
-                }
+                }.withoutDocuments()
                 decisions.store(stored, for: key)
                 return stored
             }
@@ -116,10 +124,13 @@ final class PodServingService: Sendable {
         }
     }
 
-    /// Every written decision of a stream (cached ones first-hand).
+    /// Every written decision of a stream, documents included, from the store
+    /// (the cache takes them without their documents).
     func writtenDecisions(of stream: PodStream) throws(HTTPError) -> [PodBreakDecision] {
         let stored = try Self.storeCall { () throws(StoreError) in try store.decisions(streamID: stream.id) }
-        for decision in stored { decisions.store(decision, for: "\(stream.id)\n\(decision.breakID)") }
+        for decision in stored {
+            decisions.store(decision.withoutDocuments(), for: "\(stream.id)\n\(decision.breakID)")
+        }
         return stored
     }
 

@@ -1,6 +1,10 @@
 import Foundation
 import InterludeVAST
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Sends the outbox's server-side beacons in the background: leases due
 /// ones, sends them a few at a time, records each as delivered, retried
 /// with backoff, or abandoned. The outbox is in the store, so beacons
@@ -55,10 +59,16 @@ final class BeaconSender: Sendable {
         thread.start()
     }
 
-    /// New beacons are queued: look now instead of at the next poll.
+    /// New beacons are queued: look now instead of at the next poll. Only
+    /// the first call since the loop last paused signals it (a verification
+    /// burst calls this thousands of times a second; one wake-up is enough).
     func wake() {
+        let first = state.withLock { state -> Bool in
+            defer { state.woken = true }
+            return !state.woken
+        }
+        guard first else { return }
         condition.lock()
-        state.withLock { $0.woken = true }
         condition.broadcast()
         condition.unlock()
     }
@@ -88,7 +98,23 @@ final class BeaconSender: Sendable {
     /// Streams expired this long ago, with nothing left to send, are deleted.
     static let purgeAfter: TimeInterval = 24 * 3600
 
+    /// The sender's nice value on Linux (a thread's own there): beacons are
+    /// background work, so the HTTP threads answering verifications get the
+    /// cores first, and the outbox drains as soon as they leave time.
+    static let niceness: Int32 = 10
+
+    /// Lowers the calling thread's scheduling priority (the sender's thread).
+    private static func lowerPriority() {
+        #if os(Linux)
+            // PRIO_PROCESS with 0 is the calling thread on Linux (nice is per thread there).
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+        #else
+            Thread.current.qualityOfService = .utility
+        #endif
+    }
+
     private func run() {
+        Self.lowerPriority()
         var lastPurge = Date.distantPast
         defer {
             condition.lock()
@@ -144,20 +170,34 @@ final class BeaconSender: Sendable {
         }
     }
 
+    /// Sends `batch`: beacons the transport answers in-process one after
+    /// another on this (low-priority) thread, the others `concurrency` at a
+    /// time on the send queue meanwhile (they wait on the network).
     private func send(_ batch: [PodOutboxBeacon]) {
         let base = baseURL.withLock { $0 }
+        let transport = transport.withLock { $0 }
         let outcomes = Locked<[(PodOutboxBeacon, Outcome)]>([])
         let group = DispatchGroup()
         let slots = DispatchSemaphore(value: max(1, policy.concurrency))
+        var local: [(PodOutboxBeacon, String)] = []
         for beacon in batch {
+            let url = Self.render(beacon, baseURL: base)
+            if transport.answersInProcess(url: url) {
+                local.append((beacon, url))
+                continue
+            }
             slots.wait()
             group.enter()
             sends.async { [self] in
-                let outcome = attempt(beacon, baseURL: base)
+                let outcome = attempt(beacon, url: url, transport: transport)
                 outcomes.withLock { $0.append((beacon, outcome)) }
                 slots.signal()
                 group.leave()
             }
+        }
+        for (beacon, url) in local {
+            let outcome = attempt(beacon, url: url, transport: transport)
+            outcomes.withLock { $0.append((beacon, outcome)) }
         }
         group.wait()
         for (beacon, outcome) in outcomes.withLock({ $0 }) {
@@ -176,13 +216,12 @@ final class BeaconSender: Sendable {
         }
     }
 
-    private func attempt(_ beacon: PodOutboxBeacon, baseURL: String) -> Outcome {
-        let url = Self.render(beacon, baseURL: baseURL)
+    private func attempt(_ beacon: PodOutboxBeacon, url: String, transport: any BeaconTransport) -> Outcome {
         guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
             return .abandon(reason: "not an http(s) URL: \(url.prefix(200))")
         }
         do {
-            let status = try transport.withLock { $0 }.send(url: url, idempotencyKey: beacon.idempotencyKey)
+            let status = try transport.send(url: url, idempotencyKey: beacon.idempotencyKey)
             return Self.outcome(status: status, attempts: beacon.attempts + 1, policy: policy)
         } catch {
             return Self.outcome(failure: error.message, attempts: beacon.attempts + 1, policy: policy)

@@ -19,6 +19,16 @@ public protocol BeaconTransport: Sendable {
     /// GETs `url` with an `Idempotency-Key` header and returns the status;
     /// throws when no answer came (the beacon may or may not have arrived).
     func send(url: String, idempotencyKey: String) throws(BeaconTransportError) -> Int
+
+    /// True when `url` is answered inside this process, with no network to
+    /// wait on: the sender then sends it on its own (low-priority) thread,
+    /// one after another, instead of on a pool thread.
+    func answersInProcess(url: String) -> Bool
+}
+
+extension BeaconTransport {
+    /// Every URL goes over the network unless a transport says otherwise.
+    public func answersInProcess(url: String) -> Bool { false }
 }
 
 /// ``BeaconTransport`` on `URLSession`: no cache, no cookies, 5 s to answer

@@ -10,9 +10,10 @@ struct InProcessBeaconTransport: BeaconTransport {
     let router: Router
     let next: any BeaconTransport
 
+    func answersInProcess(url: String) -> Bool { url.hasPrefix(baseURL + "/") }
+
     func send(url: String, idempotencyKey: String) throws(BeaconTransportError) -> Int {
-        let prefix = baseURL + "/"
-        guard url.hasPrefix(prefix) else { return try next.send(url: url, idempotencyKey: idempotencyKey) }
+        guard answersInProcess(url: url) else { return try next.send(url: url, idempotencyKey: idempotencyKey) }
         let target = String(url.dropFirst(baseURL.count))
         let request: HTTPRequest
         do {

@@ -4,12 +4,21 @@ import InterludeHLS
 /// ``PodMediaSource`` over the server's ``MediaLibrary``: its ladder, its
 /// conditioned ads and slate. Segment files are read once, and prepared for
 /// timed metadata once (``TSMetadataInjector`` finds where packets go), so a
-/// request copies the shared bytes and adds only its few ID3 packets.
+/// request writes only its few ID3 packets and sends them between the
+/// shared head and tail of the segment, which are never copied.
 final class LibraryPodMedia: PodMediaSource {
+    /// A segment ready for timed metadata: its bytes (PMT declaring the ID3
+    /// stream), where packets go, and how to write them.
+    struct Prepared: Sendable {
+        let bytes: SharedBytes
+        let insertionOffset: Int
+        let packetizer: TSMetadataPacketizer
+    }
+
     let library: MediaLibrary
     let profiles: [PodProfile]
     private let durations: [String: Int]
-    private let injectors: BoundedCache<String, TSMetadataInjector>
+    private let prepared: BoundedCache<String, Prepared>
 
     /// `cacheLimit` segments stay prepared in memory (the default catalog's
     /// ads and slate are about 400).
@@ -32,7 +41,7 @@ final class LibraryPodMedia: PodMediaSource {
             durations[creative.id] = longest
         }
         self.durations = durations
-        injectors = BoundedCache(limit: cacheLimit)
+        prepared = BoundedCache(limit: cacheLimit)
     }
 
     func adDuration(creativeID: String) -> Int? { durations[creativeID] }
@@ -58,28 +67,36 @@ final class LibraryPodMedia: PodMediaSource {
     }
 
     func tagged(_ segment: PodSegment, with events: [(pts: UInt64, eventID: String)]) throws(PodMediaError)
-        -> [UInt8]
+        -> [SharedBytes.Slice]
     {
-        let injector: TSMetadataInjector
-        if let prepared = injectors[segment.path] {
-            injector = prepared
+        let ready: Prepared
+        if let cached = prepared[segment.path] {
+            ready = cached
         } else {
             guard let data = FileManager.default.contents(atPath: filePath(of: segment)) else {
                 throw PodMediaError(isMissing: true, message: "segment file \(segment.path) is missing")
             }
             do {
-                injector = try TSMetadataInjector(segment: Array(data))
+                let injector = try TSMetadataInjector(segment: Array(data))
+                ready = Prepared(
+                    bytes: SharedBytes(injector.segment), insertionOffset: injector.insertionOffset,
+                    packetizer: injector.packetizer)
             } catch {
                 throw PodMediaError(isMissing: false, message: "segment \(segment.path): \(error)")
             }
-            injectors.store(injector, for: segment.path)
+            prepared.store(ready, for: segment.path)
         }
+        let packets: [UInt8]
         do {
-            return try injector.injecting(
+            packets = try ready.packetizer.packets(
                 events.map { (pts: $0.pts, tag: ID3Tag(frames: [.userText(description: "", value: $0.eventID)])) })
         } catch {
             throw PodMediaError(isMissing: false, message: "segment \(segment.path): \(error)")
         }
+        return [
+            ready.bytes.slice(0..<ready.insertionOffset), SharedBytes(packets).whole,
+            ready.bytes.slice(ready.insertionOffset..<ready.bytes.count),
+        ]
     }
 
     private static func segment(_ file: SegmentFile, breaksTimeline: Bool) -> PodSegment {

@@ -17,8 +17,10 @@ protocol PodMediaSource: Sendable {
     func filePath(of segment: PodSegment) -> String
     /// The segment's bytes with ID3 timed metadata added: per event a PES
     /// packet at its PTS holding one TXXX frame whose value is the event ID.
+    /// In parts, to send one after another: the bytes every viewer shares
+    /// are not copied per request.
     func tagged(_ segment: PodSegment, with events: [(pts: UInt64, eventID: String)]) throws(PodMediaError)
-        -> [UInt8]
+        -> [SharedBytes.Slice]
 }
 
 /// Why a segment could not be served.

@@ -172,13 +172,13 @@ extension PodServingService {
             return HTTPResponse(
                 status: 200, headers: headers, body: .file(path: path, offset: 0, length: size.uint64Value))
         }
-        let tagged: [UInt8]
+        let tagged: [SharedBytes.Slice]
         do {
             tagged = try media.tagged(segment, with: events)
         } catch {
             throw HTTPError(status: error.isMissing ? 503 : 500, message: error.message)
         }
-        return HTTPResponse(status: 200, headers: headers, body: .bytes(tagged))
+        return HTTPResponse(status: 200, headers: headers, body: .parts(tagged))
     }
 
     static func playlist(_ bytes: [UInt8]) -> HTTPResponse {

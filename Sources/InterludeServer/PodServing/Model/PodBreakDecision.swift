@@ -44,6 +44,19 @@ public struct PodBreakDecision: Sendable, Hashable, Codable {
 
     /// The ad at `position` (1-based).
     public func ad(at position: Int) -> PodAd? { ads.first { $0.position == position } }
+
+    /// The decision as serving pods needs it: each ad's ``PodAd/vast`` empty
+    /// and ``PodAd/beacons`` without URLs. Those documents make most of a
+    /// decision's size and are read only from the store (the stream report,
+    /// the beacon outbox), so the in-memory cache holds this form.
+    public func withoutDocuments() -> PodBreakDecision {
+        var copy = self
+        for index in copy.ads.indices {
+            copy.ads[index].vast = ""
+            copy.ads[index].beacons = [:]
+        }
+        return copy
+    }
 }
 
 /// One ad of a pod.
@@ -68,10 +81,11 @@ public struct PodAd: Sendable, Hashable, Codable {
     /// Its timed-metadata events.
     public var events: [PodAdEvent]
     /// The ad's VAST 4.2 document, with ``DocumentTemplate/baseURLSentinel``
-    /// where the server's base URL goes.
+    /// where the server's base URL goes (empty in ``PodBreakDecision/withoutDocuments()``).
     public var vast: String
     /// Tracking URL templates per event type (raw value), as in the VAST:
-    /// the URLs server-side beaconing fires on the event's first verification.
+    /// the URLs server-side beaconing fires on the event's first verification
+    /// (empty in ``PodBreakDecision/withoutDocuments()``).
     public var beacons: [String: [String]]
 
     public init(

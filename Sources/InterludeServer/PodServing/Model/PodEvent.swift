@@ -71,21 +71,32 @@ public enum PodEventID {
     }
 
     /// What an event ID of `streamID` names; nil when it is not one of ours
-    /// or belongs to another stream.
+    /// or belongs to another stream. Reads bytes (it runs on every
+    /// verification): `google_`, 16 lowercase hex digits, 2 decimal digits
+    /// 01–99, an event digit 1–5, then the 8-digit check of `streamID`.
     public static func parse(_ id: String, streamID: String) -> (
         breakDigest: String, position: Int, type: PodEventType
     )? {
-        let utf8 = Array(id.utf8)
-        guard utf8.count == prefix.utf8.count + 16 + 2 + 1 + 8, id.hasPrefix(prefix) else { return nil }
-        let body = Array(id.dropFirst(prefix.count))
-        let digest = String(body[0..<16])
-        guard Hex.decode(digest) != nil, digest == digest.lowercased(),
-            let position = Int(String(body[16..<18])), (1...99).contains(position),
-            let type = PodEventType(digit: body[18])
-        else { return nil }
-        let key = String(id.prefix(prefix.count + 19))
-        guard String(body[19...]) == check(key: key, streamID: streamID) else { return nil }
-        return (digest, position, type)
+        var id = id
+        return id.withUTF8 { bytes -> (breakDigest: String, position: Int, type: PodEventType)? in
+            let prefixLength = 7
+            let keyLength = prefixLength + 16 + 2 + 1
+            guard bytes.count == keyLength + 8, bytes.starts(with: prefix.utf8) else { return nil }
+            let isLowerHex = { (byte: UInt8) in (48...57).contains(byte) || (97...102).contains(byte) }
+            let isDigit = { (byte: UInt8) in (48...57).contains(byte) }
+            let digestBytes = bytes[prefixLength..<prefixLength + 16]
+            guard digestBytes.allSatisfy(isLowerHex) else { return nil }
+            let tens = bytes[prefixLength + 16]
+            let units = bytes[prefixLength + 17]
+            guard isDigit(tens), isDigit(units) else { return nil }
+            let position = Int(tens - 48) * 10 + Int(units - 48)
+            guard position >= 1,
+                let type = PodEventType.allCases.first(where: { $0.digit.asciiValue == bytes[keyLength - 1] })
+            else { return nil }
+            let key = String(decoding: bytes[..<keyLength], as: UTF8.self)
+            guard check(key: key, streamID: streamID).utf8.elementsEqual(bytes[keyLength...]) else { return nil }
+            return (String(decoding: digestBytes, as: UTF8.self), position, type)
+        }
     }
 
     private static func check(key: String, streamID: String) -> String {

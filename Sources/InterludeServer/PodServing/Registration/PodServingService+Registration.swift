@@ -69,8 +69,11 @@ extension PodServingService {
     }
 
     /// Verifies `token` against the network's auth key; a missing token is
-    /// refused only when the network requires one.
-    func checkToken(_ token: String?, network: PodNetwork, fields: [String: String]) throws(HTTPError) {
+    /// refused only when the network requires one. `fields` is built only
+    /// when there is a token to check (pod playlists call this per request).
+    func checkToken(_ token: String?, network: PodNetwork, fields: @autoclosure () -> [String: String])
+        throws(HTTPError)
+    {
         guard let key = network.authKeyBytes else { return }
         guard let token, !token.isEmpty else {
             guard !network.requiresAuthToken else {
@@ -79,7 +82,7 @@ extension PodServingService {
             return
         }
         do {
-            try PodAuthToken.verify(token, key: key, now: now(), expected: fields)
+            try PodAuthToken.verify(token, key: key, now: now(), expected: fields())
         } catch {
             throw HTTPError(status: 401, message: error.message)
         }
