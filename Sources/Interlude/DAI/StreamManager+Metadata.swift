@@ -67,49 +67,25 @@ extension StreamManager {
             services.resolver.http, services.resolver.clock, services.resolver.settings.userAgent
         )
         fetchTask = Task { [weak self] in
-            let answer = await Self.downloadParsed(url, http: http, clock: clock, userAgent: agent)
+            let answer = await Self.download(url, http: http, clock: clock, userAgent: agent)
             self?.liveMetadataArrived(answer, sentParameters: parameters)
         }
     }
 
-    /// A live metadata answer with its document parsed.
-    enum ParsedMetadataAnswer: Sendable {
-        case document(Result<PodMetadata, PodMetadata.ParseError>)
-        case pending
-        case failed(StreamFetchFailure)
-    }
-
-    /// ``download(_:http:clock:userAgent:)``, the document parsed off the
-    /// main actor: a live stream's metadata comes every few seconds and
-    /// names every event of the last breaks, and its JSON decoding is by
-    /// far the largest cost of a poll.
-    nonisolated static func downloadParsed(
-        _ url: URL, http: any HTTPClient, clock: any AdClock, userAgent: String
-    ) async -> ParsedMetadataAnswer {
-        switch await download(url, http: http, clock: clock, userAgent: userAgent) {
-        case .document(let body):
-            do throws(PodMetadata.ParseError) {
-                return .document(.success(try PodMetadata(parsing: body)))
-            } catch {
-                return .document(.failure(error))
-            }
-        case .pending: return .pending
-        case .failed(let failure): return .failed(failure)
-        }
-    }
-
-    private func liveMetadataArrived(_ answer: ParsedMetadataAnswer, sentParameters: [String: String]?) {
+    private func liveMetadataArrived(_ answer: MetadataAnswer, sentParameters: [String: String]?) {
         fetchTask = nil
         guard !destroyed else { return }
         switch answer {
-        case .document(.success(let parsed)):
-            metadata = parsed
-            if metadata.skippedEntries > 0 {
-                emitLog("metadata: \(metadata.skippedEntries) malformed entries left out")
+        case .document(let body):
+            do {
+                metadata = try PodMetadata(parsing: body)
+                if metadata.skippedEntries > 0 {
+                    emitLog("metadata: \(metadata.skippedEntries) malformed entries left out")
+                }
+                if let sentParameters, pendingAdTagParameters == sentParameters { pendingAdTagParameters = nil }
+            } catch {
+                breakFetchFailed(.failedLoadingAd, "metadata ignored, the previous kept: \(error)")
             }
-            if let sentParameters, pendingAdTagParameters == sentParameters { pendingAdTagParameters = nil }
-        case .document(.failure(let error)):
-            breakFetchFailed(.failedLoadingAd, "metadata ignored, the previous kept: \(error)")
         case .pending:
             services.logger.log(.debug, "stream \(registration.streamID): metadata not ready yet")
         case .failed(let failure):
