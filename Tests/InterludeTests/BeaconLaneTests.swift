@@ -173,4 +173,17 @@ struct BeaconLaneTests {
         #expect(beacon("https://a.test?x=1").destination == "a.test")
         #expect(beacon("http://[::1]:9/p").destination == "[::1]:9")
     }
+
+    /// ASCII URLs are read on their bytes, others by characters: the same
+    /// rules either way (RFC 3986 §3.2: authority after `//`, userinfo
+    /// before the last `@`, ends at `/`, `?` or `#`; host case-insensitive).
+    @Test func theDestinationIsReadAlikeFromASCIIAndOtherURLs() {
+        #expect(beacon("https://Tracker.Ünïcode.test/p?q=ß").destination == "tracker.ünïcode.test")
+        #expect(beacon("https://TRACKER.test/p?q=ß").destination == "tracker.test")
+        #expect(beacon("https://u@a.test#frag").destination == "a.test")
+        #expect(beacon("HTTPS://A.TEST").destination == "a.test")
+        // No scheme: the text up to the first `/` (what the character reading gives).
+        #expect(beacon("A.test/p").destination == "a.test")
+        #expect(beacon("").destination == "")
+    }
 }

@@ -152,6 +152,14 @@ struct StreamTimelineLiveTests {
         #expect(StreamTimeline.number(in: "break-12") == 12)
         #expect(StreamTimeline.number(in: "preroll") == nil)
         #expect(StreamTimeline.number(in: "x99999999999") == nil)
+        // Read by characters, as a reader of the ID sees them: non-ASCII before the digits,
+        // and U+0600 (a prepended mark) joined to the digit after it.
+        #expect(StreamTimeline.number(in: "pausé-42") == 42)
+        #expect(StreamTimeline.number(in: "x\u{0600}5") == nil)
+        #expect(StreamTimeline.number(in: "x\u{0600}1234567890") == 234_567_890)
+        #expect(StreamTimeline.number(in: "1\u{0301}2") == 2)
+        #expect(StreamTimeline.number(in: "12") == 12)
+        #expect(StreamTimeline.number(in: "") == nil)
     }
 
     @Test func aLateEventOfAnEndedBreakDoesNotAnnounceItAgain() {

@@ -219,7 +219,27 @@ extension StreamTimeline {
     }
 
     /// The number a break ID ends in (`3`, `break-3`), for a live pod index.
+    /// Read on the bytes (every live break comes here); the character
+    /// reading below only when a non-ASCII byte precedes the digits, where
+    /// a character could join the first digit (U+0600 and its kind prefix
+    /// what follows them).
     static func number(in id: String) -> Int? {
+        let utf8 = id.utf8
+        var start = utf8.endIndex
+        var count = 0
+        while start > utf8.startIndex {
+            let before = utf8.index(before: start)
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(utf8[before]) else { break }
+            start = before
+            count += 1
+        }
+        guard count > 0 else { return nil }
+        if start == utf8.startIndex || utf8[utf8.index(before: start)] < 0x80 {
+            guard count <= 9 else { return nil }
+            var value = 0
+            for byte in utf8[start...] { value = value * 10 + Int(byte - UInt8(ascii: "0")) }
+            return value
+        }
         let digits = id.reversed().prefix { $0.isASCII && $0.isNumber }
         guard !digits.isEmpty, digits.count <= 9 else { return nil }
         return Int(String(digits.reversed()))

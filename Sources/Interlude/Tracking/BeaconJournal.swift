@@ -162,12 +162,18 @@ final class BeaconJournal: @unchecked Sendable {
         return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }
 
+    /// Whether bytes hold a character a JSON string must escape.
+    private static func needEscaping<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
+        bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+    }
+
     /// `text` as a JSON string literal: `"` and `\` escaped, control
     /// characters as `\n`, `\t`, … or `\u00XX`, everything else (slashes,
     /// non-ASCII) as it is, as `JSONEncoder` does with `.withoutEscapingSlashes`.
     private static func appendJSONString(_ text: String, to output: inout String) {
         output += "\""
-        let needsEscaping = text.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        let needsEscaping =
+            text.utf8.withContiguousStorageIfAvailable(needEscaping) ?? needEscaping(text.utf8)
         guard needsEscaping else {
             output += text
             output += "\""

@@ -2,6 +2,10 @@ import Foundation
 
 #if canImport(Darwin)
     import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
 #endif
 
 /// Durable storage for the beacon journal: append lines, read all lines,
@@ -77,17 +81,35 @@ public final class FileJournalStorage: BeaconJournalStorage, @unchecked Sendable
         try append(contentsOf: [record])
     }
 
+    /// One `write` to a descriptor opened with `O_APPEND` (the kernel puts
+    /// it at the end: no seek), from the records' bytes (no `Data`): this
+    /// runs on the caller's thread for every beacon enqueued.
     public func append(contentsOf records: [String]) throws {
         guard !records.isEmpty else { return }
-        var bytes = Data()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(records.reduce(records.count) { $0 + $1.utf8.count })
         for record in records {
             bytes.append(contentsOf: record.utf8)
             bytes.append(UInt8(ascii: "\n"))
         }
         try lock.withLock {
-            let handle = try openForAppending()
-            try handle.seekToEnd()
-            try handle.write(contentsOf: bytes)
+            let descriptor = try openForAppending().fileDescriptor
+            try bytes.withUnsafeBytes { try Self.writeAll($0, to: descriptor) }
+        }
+    }
+
+    /// Writes every byte (a `write` may take part of them, or be interrupted).
+    private static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) throws {
+        guard var next = buffer.baseAddress else { return }
+        var left = buffer.count
+        while left > 0 {
+            let written = write(descriptor, next, left)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
+            next += written
+            left -= written
         }
     }
 
@@ -148,11 +170,20 @@ public final class FileJournalStorage: BeaconJournalStorage, @unchecked Sendable
         }
     }
 
-    /// The write handle, opened on first use after the torn tail is cut off.
+    /// The write handle (`O_APPEND`: every write lands at the end, with no
+    /// seek), opened on first use after the torn tail is cut off.
     private func openForAppending() throws -> FileHandle {
         if let handle { return handle }
         try healTornTail()
-        let opened = try FileHandle(forWritingTo: fileURL)
+        let descriptor = open(fileURL.path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw CocoaError(
+                .fileWriteUnknown,
+                userInfo: [
+                    NSFilePathErrorKey: fileURL.path, NSUnderlyingErrorKey: POSIXError(.init(rawValue: errno) ?? .EIO),
+                ])
+        }
+        let opened = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         handle = opened
         return opened
     }

@@ -111,10 +111,48 @@ extension Beacon {
     /// order is kept. Read from the text, not a parsed `URL`, because every
     /// beacon needs it.
     var destination: String {
+        if let ascii = Self.asciiDestination(url) { return ascii }
         var rest = Substring(url)
         if let scheme = rest.range(of: "://") { rest = rest[scheme.upperBound...] }
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let host = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
         return host.lowercased()
+    }
+
+    /// ``destination`` of an all-ASCII URL (every URL a server writes), read
+    /// on its bytes: the same answer as the character reading (no ASCII
+    /// character combines with another), without Foundation's `range(of:)`.
+    /// Nil for any other URL.
+    static func asciiDestination(_ url: String) -> String? {
+        url.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            var start = 0
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                guard byte < 0x80 else { return nil }
+                if start == 0, byte == UInt8(ascii: ":"), index + 2 < bytes.count,
+                    bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/")
+                {
+                    start = index + 3
+                    index = start
+                    continue
+                }
+                index += 1
+            }
+            var end = start
+            var hostStart = start
+            while end < bytes.count {
+                let byte = bytes[end]
+                if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+                if byte == UInt8(ascii: "@") { hostStart = end + 1 }
+                end += 1
+            }
+            var host = [UInt8](bytes[hostStart..<end])
+            for position in host.indices
+            where host[position] >= UInt8(ascii: "A") && host[position] <= UInt8(ascii: "Z") {
+                host[position] += 0x20
+            }
+            return String(decoding: host, as: UTF8.self)
+        } ?? nil
     }
 }
