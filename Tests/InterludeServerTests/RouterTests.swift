@@ -84,6 +84,19 @@ import Testing
         #expect(request.query("pod") == "2")
     }
 
+    @Test func delimitersAreFoundAsBytesWhateverTheTextAround() throws {
+        let request = try HTTPRequest(
+            method: "GET", target: "https://h/caf\u{E9}/\u{1F3AC}?\u{301}a=\u{E9}&&=v&b=&c=1=2#frag?x=y")
+        #expect(request.rawPath == "/caf\u{E9}/\u{1F3AC}")
+        #expect(request.pathSegments == ["caf\u{E9}", "\u{1F3AC}"])
+        #expect(request.rawQuery == "\u{301}a=\u{E9}&&=v&b=&c=1=2")
+        #expect(request.queryItems.map(\.name) == ["\u{301}a", "", "b", "c"])
+        #expect(request.queryItems.map(\.value) == ["\u{E9}", "v", "", "1=2"])
+        #expect(try HTTPRequest(method: "GET", target: "http://").rawPath == "/")
+        #expect(try HTTPRequest(method: "GET", target: "//a//b/").pathSegments == ["a", "b"])
+        #expect(try HTTPRequest(method: "GET", target: "/").pathSegments == [])
+    }
+
     @Test func targetWithoutLeadingSlashIsRefused() {
         #expect(throws: HTTPError.self) { try HTTPRequest(method: "GET", target: "vast") }
     }

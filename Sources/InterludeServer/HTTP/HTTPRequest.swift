@@ -33,20 +33,24 @@ public struct HTTPRequest: Sendable, Hashable {
     public init(method: String, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [])
         throws(HTTPError)
     {
+        // Scanned as bytes: every delimiter is ASCII, and walking Characters
+        // was a fifth of a small answer's time.
         var target = Substring(target)
-        if target.hasPrefix("http://") || target.hasPrefix("https://") {
+        if target.utf8.starts(with: "http://".utf8) || target.utf8.starts(with: "https://".utf8),
+            let colon = target.utf8.firstIndex(of: UInt8(ascii: ":"))
+        {
             // Absolute form (RFC 9112 §3.2.2): drop scheme and authority.
-            let afterScheme = target[target.index(target.firstIndex(of: ":")!, offsetBy: 3)...]
-            target = afterScheme.firstIndex(of: "/").map { afterScheme[$0...] } ?? "/"
+            let afterScheme = target[target.utf8.index(colon, offsetBy: 3)...]
+            target = afterScheme.utf8.firstIndex(of: UInt8(ascii: "/")).map { afterScheme[$0...] } ?? "/"
         }
-        guard target.hasPrefix("/") else {
+        guard target.utf8.first == UInt8(ascii: "/") else {
             throw HTTPError(status: 400, message: "request target must start with '/'")
         }
-        if let fragment = target.firstIndex(of: "#") { target = target[..<fragment] }
-        let queryStart = target.firstIndex(of: "?")
+        if let fragment = target.utf8.firstIndex(of: UInt8(ascii: "#")) { target = target[..<fragment] }
+        let queryStart = target.utf8.firstIndex(of: UInt8(ascii: "?"))
         self.method = method
         self.rawPath = String(queryStart.map { target[..<$0] } ?? target)
-        self.rawQuery = queryStart.map { String(target[target.index(after: $0)...]) } ?? ""
+        self.rawQuery = queryStart.map { String(target[target.utf8.index(after: $0)...]) } ?? ""
         self.queryItems = Self.parseQuery(rawQuery)
         self.headers = headers
         self.body = body
@@ -85,13 +89,27 @@ public struct HTTPRequest: Sendable, Hashable {
 
     static func parseQuery(_ query: String) -> [QueryItem] {
         guard !query.isEmpty else { return [] }
-        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            let equals = pair.firstIndex(of: "=")
-            let name = equals.map { pair[..<$0] } ?? pair
-            let value = equals.map { pair[pair.index(after: $0)...] } ?? ""
-            return QueryItem(
-                name: PercentDecoding.decode(name, plusAsSpace: true) ?? String(name),
-                value: PercentDecoding.decode(value, plusAsSpace: true) ?? String(value))
+        var items: [QueryItem] = []
+        let utf8 = query.utf8
+        var start = utf8.startIndex
+        var index = start
+        while true {
+            let atEnd = index == utf8.endIndex
+            if atEnd || utf8[index] == UInt8(ascii: "&") {
+                if start != index { items.append(queryItem(query[start..<index])) }
+                if atEnd { return items }
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
         }
+    }
+
+    private static func queryItem(_ pair: Substring) -> QueryItem {
+        let equals = pair.utf8.firstIndex(of: UInt8(ascii: "="))
+        let name = equals.map { pair[..<$0] } ?? pair
+        let value = equals.map { pair[pair.utf8.index(after: $0)...] } ?? ""
+        return QueryItem(
+            name: PercentDecoding.decode(name, plusAsSpace: true) ?? String(name),
+            value: PercentDecoding.decode(value, plusAsSpace: true) ?? String(value))
     }
 }
