@@ -123,7 +123,8 @@ public struct LiveStitchTimeline: Sendable, Hashable {
         try stitch(try PreparedOriginWindow(origin), pods: pods)
     }
 
-    /// ``stitch(_:pods:)`` of a window prepared once for all its viewers.
+    /// `stitch(_:pods:)` of a window prepared once for all its viewers: the
+    /// same result as stitching the window's playlist.
     public mutating func stitch(_ prepared: PreparedOriginWindow, pods: some LiveStitchPodProvider) throws(HLSError)
         -> MediaPlaylist
     {
@@ -163,7 +164,7 @@ public struct LiveStitchTimeline: Sendable, Hashable {
         }
     }
 
-    /// ``stitch(_:pods:)`` on the origin's bytes, returning the output's bytes.
+    /// `stitch(_:pods:)` on the origin's bytes, returning the output's bytes.
     public mutating func stitch(bytes: [UInt8], pods: some LiveStitchPodProvider, parser: HLSParser = HLSParser())
         throws(HLSError) -> [UInt8]
     {

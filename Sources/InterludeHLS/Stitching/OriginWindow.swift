@@ -12,10 +12,10 @@ public struct PreparedOriginWindow: Sendable {
     let breaks: [AdBreak]
     /// The origin media sequence number of the first segment.
     let firstSequence: UInt64
-    /// The first boundary carrying a break's end (see ``OriginWindow/firstEndMarker()``).
+    /// The first boundary carrying a break's end (CUE-IN, SCTE35-IN, or a cue-in OATCLS / SPLICEPOINT).
     let firstEndMarker: Int?
 
-    /// Reads `playlist`; throws what ``LiveStitchTimeline/stitch(_:pods:)``
+    /// Reads `playlist`; throws what the timeline's `stitch(_:pods:)`
     /// throws for a window it cannot carry (a delta update, numbers near 2^62).
     public init(_ playlist: MediaPlaylist) throws(HLSError) {
         try LiveStitchTimeline.checkStitchable(playlist)
