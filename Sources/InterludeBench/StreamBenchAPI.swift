@@ -24,7 +24,12 @@ final class StreamBenchAPI: HTTPClient, @unchecked Sendable {
     private(set) var verifications = 0
     /// Verification URLs seen more than once (a duplicate is a defect).
     private(set) var repeatedVerifications: [String] = []
+    /// The verification URLs of the latest `recentGeneration` and of the
+    /// one before: a repeat is caught however close to a rollover it falls,
+    /// and memory stays flat over a day (10,800 URLs).
     private var recent: Set<String> = []
+    private var previous: Set<String> = []
+    static let recentGeneration = 2_000
     private let vodDocument: Data?
 
     /// A live API (nil) or a VOD one of `vodHours` hours.
@@ -53,9 +58,12 @@ final class StreamBenchAPI: HTTPClient, @unchecked Sendable {
         }
         lock.withLock {
             verifications += 1
-            if !recent.insert(url).inserted { repeatedVerifications.append(url) }
-            // Event IDs are unique per break: an hour's worth is enough to catch a repeat.
-            if recent.count > 2_000 { recent.removeAll(keepingCapacity: true) }
+            if previous.contains(url) || !recent.insert(url).inserted { repeatedVerifications.append(url) }
+            // Event IDs are unique per break, and a repeat comes within minutes: two generations catch it.
+            if recent.count >= Self.recentGeneration {
+                swap(&previous, &recent)
+                recent.removeAll(keepingCapacity: true)
+            }
         }
         return HTTPResponse(statusCode: 204, url: request.url)
     }
