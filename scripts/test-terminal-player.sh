@@ -73,6 +73,16 @@ fi
 expect "the player finishes after the content" "done" 30 || true
 tmux kill-session -t "$session" 2>/dev/null || true
 
+# Ctrl-C ends `interlude play` as q does: status 130 and the terminal's echo
+# back on (it used to die in raw mode and leave the terminal without echo).
+tmux new-session -d -s "$session" -x 100 -y 20 \
+    "$interlude play --content-duration 600 '$tag'; echo play-exit=\$?; stty -a | tr ' ;' '\n\n' | grep -qx echo && echo echo-on || echo echo-off; sleep 60"
+expect "play shows the ad before Ctrl-C" "Ad 1 of 2 (" 20 || true
+tmux send-keys -t "$session" C-c
+expect "Ctrl-C ends play with status 130" "play-exit=130" 15 || true
+expect "the terminal's echo is on again after Ctrl-C" "echo-on" 5 || true
+tmux kill-session -t "$session" 2>/dev/null || true
+
 # `interlude stream` against a server with stream media (first run: ffmpeg, about a minute).
 stream_data=${STREAM_DATA:-$work/stream-data}
 "$interlude" serve --port 0 --data-dir "$stream_data" --catalog scripts/fixtures/real-clients-catalog.json --quiet \

@@ -63,7 +63,7 @@ enum PlayCommand {
             return 2
         }
         let output = TerminalOutput(json: options.json)
-        let session = PlaySession(options: options, output: output, httpClient: httpClient)
+        let session = PlaySession(options: options, output: output, httpClient: httpClient, endsOnSignals: true)
         return await session.run()
     }
 }

@@ -26,10 +26,19 @@ final class PlaySession: AdsManagerDelegate {
     /// Every event the manager emitted, in order (the demo's report reads it).
     private(set) var emitted: [AdEvent] = []
     private var exitCode: Int32 = 0
+    /// SIGINT and SIGTERM end the playback as `q` does (the terminal leaves
+    /// raw mode, owed beacons are sent), with status 128 + the signal:
+    /// `interlude play` sets it; the demo leaves signals alone.
+    let endsOnSignals: Bool
+    private var signalSources: [any DispatchSourceSignal] = []
 
-    init(options: PlayCommand.Options, output: TerminalOutput, httpClient: (any HTTPClient)?) {
+    init(
+        options: PlayCommand.Options, output: TerminalOutput, httpClient: (any HTTPClient)?,
+        endsOnSignals: Bool = false
+    ) {
         self.options = options
         self.output = output
+        self.endsOnSignals = endsOnSignals
         display = SimulatedVideoDisplay(clock: clock, speed: options.speed)
         content = SimulatedContentPlayer(duration: options.contentDuration, clock: clock, speed: options.speed)
         var settings = Settings()
@@ -75,17 +84,37 @@ final class PlaySession: AdsManagerDelegate {
         var rendering = AdsRenderingSettings()
         rendering.disableUi = true
         keys.start { [weak self] key in self?.handleKey(key) }
+        if endsOnSignals { watchSignals() }
         output.begin(title: "interlude play — \(options.tag!.absoluteString)")
         manager.initialize(with: rendering)
         if manager.ads.isEmpty && !hasPreroll(manager) { content.play() }
         let code = await withCheckedContinuation { finish = $0 }
         keys.stop()
+        for source in signalSources { source.cancel() }
+        signalSources = []
         await loader.beaconQueue.waitUntilIdle()
         output.end()
         return code
     }
 
     private func hasPreroll(_ manager: AdsManager) -> Bool { manager.adCuePoints.first == 0 }
+
+    /// Until now a Ctrl-C killed the process in raw mode and left the
+    /// terminal without echo; it now ends the playback like `q`.
+    private func watchSignals() {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            source.setEventHandler { [weak self] in
+                MainActor.assumeIsolated {
+                    self?.lastEvent = "signal \(number)"
+                    self?.done(128 + number)
+                }
+            }
+            source.resume()
+            signalSources.append(source)
+        }
+    }
 
     /// The simulated media lasts what the ad says (10 s when it has no `<Duration>`).
     private func noteDuration(of ad: Ad) {
