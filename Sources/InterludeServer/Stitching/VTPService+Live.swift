@@ -10,36 +10,7 @@ extension VTPService {
         let options = try VTPRequestOptions(query: request.query)
         let (_, live) = try liveStream(streamID, channelID: channelID)
         let item = ContentItem.live(live.channel)
-        let ladder = library.profiles
-        let write = { @Sendable (origin: MultivariantPlaylist) throws(HTTPError) -> HTTPResponse in
-            let (playlist, _) = try VTPMultivariant.stitched(origin, ladder: ladder, source: "\(item)") {
-                "\(channelID)/\($0.id).m3u8\(options.query)"
-            }
-            return Self.playlist(HLSWriter.bytes(playlist), maxAge: 60)
-        }
-        let local: MultivariantPlaylist?
-        do {
-            local = try origin.localMultivariantPlaylist(for: item)
-        } catch {
-            throw Self.httpError(error)
-        }
-        if let local {
-            let key = "live\n\(channelID)\n\(options.query)"
-            if let cached = localMultivariants[key] { return Self.playlist(cached, maxAge: 60) }
-            let response = try write(local)
-            if case .bytes(let bytes) = response.body { localMultivariants.store(bytes, for: key) }
-            return response
-        }
-        let origin = self.origin
-        return Self.deferred { () async throws(HTTPError) -> HTTPResponse in
-            let fetched: MultivariantPlaylist
-            do throws(OriginError) {
-                fetched = try await origin.multivariantPlaylist(for: item)
-            } catch {
-                throw Self.httpError(error)
-            }
-            return try write(fetched)
-        }
+        return try multivariant(of: item, pathPrefix: channelID, options: options, maxAge: 60)
     }
 
     /// `GET /vtp/stream_id/{stream_id}/live/{channel}/{profile}.m3u8`: one

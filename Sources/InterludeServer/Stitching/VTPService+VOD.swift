@@ -16,36 +16,7 @@ extension VTPService {
         let options = try VTPRequestOptions(query: request.query)
         let (_, content) = try vodStream(streamID, contentID: contentID)
         let item = ContentItem.vod(content.title)
-        let ladder = library.profiles
-        let write = { @Sendable (origin: MultivariantPlaylist) throws(HTTPError) -> HTTPResponse in
-            let (playlist, _) = try VTPMultivariant.stitched(origin, ladder: ladder, source: "\(item)") {
-                "\(contentID)/\($0.id).m3u8\(options.query)"
-            }
-            return Self.playlist(HLSWriter.bytes(playlist), maxAge: 3600)
-        }
-        let local: MultivariantPlaylist?
-        do {
-            local = try origin.localMultivariantPlaylist(for: item)
-        } catch {
-            throw Self.httpError(error)
-        }
-        if let local {
-            let key = "vod\n\(contentID)\n\(options.query)"
-            if let cached = localMultivariants[key] { return Self.playlist(cached, maxAge: 3600) }
-            let response = try write(local)
-            if case .bytes(let bytes) = response.body { localMultivariants.store(bytes, for: key) }
-            return response
-        }
-        let origin = self.origin
-        return Self.deferred { () async throws(HTTPError) -> HTTPResponse in
-            let fetched: MultivariantPlaylist
-            do throws(OriginError) {
-                fetched = try await origin.multivariantPlaylist(for: item)
-            } catch {
-                throw Self.httpError(error)
-            }
-            return try write(fetched)
-        }
+        return try multivariant(of: item, pathPrefix: contentID, options: options, maxAge: 3600)
     }
 
     /// `GET /vtp/stream_id/{stream_id}/video/{content_id}/{profile}.m3u8`: the

@@ -51,6 +51,45 @@ final class VTPService: Sendable {
     var catalog: Catalog { pods.catalog }
     var store: any SessionStore { pods.store }
 
+    /// The multivariant playlist of `item` with each variant at
+    /// `{pathPrefix}/{profile}.m3u8` plus the request's options: content made
+    /// here is written once and answered from memory (the same for every
+    /// viewer), an external origin's is fetched off the polling thread.
+    func multivariant(
+        of item: ContentItem, pathPrefix: String, options: VTPRequestOptions, maxAge: Int
+    ) throws(HTTPError) -> HTTPResponse {
+        let ladder = library.profiles
+        let write = { @Sendable (origin: MultivariantPlaylist) throws(HTTPError) -> [UInt8] in
+            let (playlist, _) = try VTPMultivariant.stitched(origin, ladder: ladder, source: "\(item)") {
+                "\(pathPrefix)/\($0.id).m3u8\(options.query)"
+            }
+            return HLSWriter.bytes(playlist)
+        }
+        let local: MultivariantPlaylist?
+        do {
+            local = try origin.localMultivariantPlaylist(for: item)
+        } catch {
+            throw Self.httpError(error)
+        }
+        if let local {
+            let key = "\(item)\n\(pathPrefix)\n\(options.query)"
+            if let cached = localMultivariants[key] { return Self.playlist(cached, maxAge: maxAge) }
+            let bytes = try write(local)
+            localMultivariants.store(bytes, for: key)
+            return Self.playlist(bytes, maxAge: maxAge)
+        }
+        let origin = self.origin
+        return Self.deferred { () async throws(HTTPError) -> HTTPResponse in
+            let fetched: MultivariantPlaylist
+            do throws(OriginError) {
+                fetched = try await origin.multivariantPlaylist(for: item)
+            } catch {
+                throw Self.httpError(error)
+            }
+            return Self.playlist(try write(fetched), maxAge: maxAge)
+        }
+    }
+
     // MARK: Streams and content
 
     /// The VOD stream `streamID` and the catalog title behind `contentID` on
