@@ -99,20 +99,12 @@ final class PlaySession: AdsManagerDelegate {
 
     private func hasPreroll(_ manager: AdsManager) -> Bool { manager.adCuePoints.first == 0 }
 
-    /// Until now a Ctrl-C killed the process in raw mode and left the
-    /// terminal without echo; it now ends the playback like `q`.
+    /// A Ctrl-C ends the playback like `q` (killed in raw mode, the process
+    /// would leave the terminal without echo).
     private func watchSignals() {
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler { [weak self] in
-                MainActor.assumeIsolated {
-                    self?.lastEvent = "signal \(number)"
-                    self?.done(128 + number)
-                }
-            }
-            source.resume()
-            signalSources.append(source)
+        signalSources = SessionSignals.watch { [weak self] number in
+            self?.lastEvent = "signal \(number)"
+            self?.done(128 + number)
         }
     }
 

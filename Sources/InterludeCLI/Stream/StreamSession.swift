@@ -183,17 +183,9 @@ final class StreamSession: StreamManagerDelegate {
     }
 
     private func watchSignals() {
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler { [weak self] in
-                MainActor.assumeIsolated {
-                    self?.lastEvent = "signal \(number)"
-                    self?.done(128 + number)
-                }
-            }
-            source.resume()
-            signalSources.append(source)
+        signalSources = SessionSignals.watch { [weak self] number in
+            self?.lastEvent = "signal \(number)"
+            self?.done(128 + number)
         }
     }
 

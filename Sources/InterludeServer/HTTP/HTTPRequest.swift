@@ -67,20 +67,28 @@ public struct HTTPRequest: Sendable, Hashable {
     /// The path's segments, each percent-decoded; nil when a segment holds a
     /// malformed escape.
     public var pathSegments: [String]? {
-        // Split on the bytes: `split` on the String walks grapheme clusters,
-        // which cost a tenth of a cached playlist's answer.
         var segments: [String] = []
-        let utf8 = rawPath.utf8
+        for raw in Self.pieces(of: rawPath, separatedBy: UInt8(ascii: "/")) {
+            guard let decoded = PercentDecoding.decode(raw) else { return nil }
+            segments.append(decoded)
+        }
+        return segments
+    }
+
+    /// The non-empty pieces of `text` between `separator` bytes. Split on the
+    /// bytes: `split` on a String walks grapheme clusters, which cost a
+    /// tenth of a cached playlist's answer (the separators are ASCII, so
+    /// every cut falls between Unicode scalars, where a String may be cut).
+    static func pieces(of text: String, separatedBy separator: UInt8) -> [Substring] {
+        var pieces: [Substring] = []
+        let utf8 = text.utf8
         var start = utf8.startIndex
         var index = start
         while true {
             let atEnd = index == utf8.endIndex
-            if atEnd || utf8[index] == UInt8(ascii: "/") {
-                if start != index {
-                    guard let decoded = PercentDecoding.decode(rawPath[start..<index]) else { return nil }
-                    segments.append(decoded)
-                }
-                if atEnd { return segments }
+            if atEnd || utf8[index] == separator {
+                if start != index { pieces.append(text[start..<index]) }
+                if atEnd { return pieces }
                 start = utf8.index(after: index)
             }
             index = utf8.index(after: index)
@@ -88,20 +96,7 @@ public struct HTTPRequest: Sendable, Hashable {
     }
 
     static func parseQuery(_ query: String) -> [QueryItem] {
-        guard !query.isEmpty else { return [] }
-        var items: [QueryItem] = []
-        let utf8 = query.utf8
-        var start = utf8.startIndex
-        var index = start
-        while true {
-            let atEnd = index == utf8.endIndex
-            if atEnd || utf8[index] == UInt8(ascii: "&") {
-                if start != index { items.append(queryItem(query[start..<index])) }
-                if atEnd { return items }
-                start = utf8.index(after: index)
-            }
-            index = utf8.index(after: index)
-        }
+        pieces(of: query, separatedBy: UInt8(ascii: "&")).map(queryItem)
     }
 
     private static func queryItem(_ pair: Substring) -> QueryItem {
