@@ -99,6 +99,27 @@ struct StreamManagerLiveTests {
         #expect(!harness.recorder.logs.contains { $0.contains("not in the stream's metadata") })
     }
 
+    @Test func anEventHeldForItsMetadataPastTheLateToleranceIsStillVerifiedOnce() async throws {
+        // Delivered 5 s after its time with an ID the metadata does not name;
+        // the fetch it starts never answers, so the playhead passes it by more
+        // than the 10 s tolerance while it waits: the ad played, so its
+        // verification must still go (once), though no app event can.
+        let harness = StreamHarness.live(metadata: .sequence([.body("{}"), .hang]), pollingFrequency: 600)
+        let start = StreamFixtures.liveEventID(position: 1, type: "start")
+        let manager = try await harness.manager(live: true)
+        defer { withExtendedLifetime(manager) {} }
+        self.start(harness)
+        await harness.clock.simulate(for: 25)
+        let display = harness.display
+        display.delegate?.videoDisplay(display, didReceiveTimedMetadata: ["TXXX": start], presentationTime: 20)
+        await harness.clock.simulate(for: 20)
+        await harness.deliverBeacons()
+        #expect(harness.metadataRequests.count == 2)
+        #expect(harness.verificationRequests == [StreamFixtures.verificationBase + start])
+        #expect(!harness.recorder.types.contains(.started))
+        #expect(harness.recorder.logs.contains { $0.contains("verified late, without events") })
+    }
+
     @Test func malformedMetadataKeepsThePreviousAndIsLogged() async throws {
         let harness = StreamHarness.live(
             metadata: .sequence([.body(StreamFixtures.liveMetadata()), .body("{{not json")]), pollingFrequency: 5)

@@ -148,15 +148,29 @@ extension StreamManager {
     }
 
     /// Fires the live events the playhead has reached, in order; events
-    /// waiting on a metadata fetch they started hold the line.
-    func fireDueEvents(upTo playhead: TimeInterval) {
+    /// waiting on a metadata fetch they started hold the line. `released`:
+    /// the events a fetch that just ended was holding.
+    func fireDueEvents(upTo playhead: TimeInterval, released: Set<String> = []) {
         guard !metadataQueue.isEmpty else { return }
         let inFlight = fetchTask != nil
         let due = metadataQueue.popDue(upTo: playhead) { [heldEventIDs] id in
             inFlight && heldEventIDs.contains(id)
         }
         for entry in due.stale {
-            effects.append(.log("timed metadata \(entry.eventID) at \(entry.time) s dropped: the playhead passed it"))
+            guard heldEventIDs.contains(entry.eventID) || released.contains(entry.eventID) else {
+                effects.append(
+                    .log("timed metadata \(entry.eventID) at \(entry.time) s dropped: the playhead passed it"))
+                continue
+            }
+            // Played past while its metadata was fetched: too late for the app's
+            // events, but the ad played, so the server still hears of it (its
+            // verification fires the server-side beacons).
+            heldEventIDs.remove(entry.eventID)
+            effects.append(
+                .log(
+                    "timed metadata \(entry.eventID) at \(entry.time) s came due while its metadata was fetched: verified late, without events"
+                ))
+            if metadata.tag(forEventID: entry.eventID)?.kind != .progress { effects.append(.verify(entry.eventID)) }
         }
         for entry in due.entries {
             heldEventIDs.remove(entry.eventID)

@@ -92,10 +92,11 @@ extension StreamManager {
             breakFetchFailed(.failedToRequestAds, "metadata fetch failed, the previous kept: \(failure)")
         }
         // Held events go now, resolved or not (an unknown one is logged and verified).
+        let released = heldEventIDs
         heldEventIDs.removeAll()
         guard let playhead = timeline.playhead else { return }
         effects.removeAll(keepingCapacity: true)
-        fireDueEvents(upTo: playhead)
+        fireDueEvents(upTo: playhead, released: released)
         perform()
     }
 
