@@ -21,7 +21,7 @@ struct LoopbackDriver {
     }
 
     /// Waits (in real time, at most `limit` seconds) until no request is in flight.
-    func settle(limit: TimeInterval = 20) async { await DisplayClockDriver.settle(display, limit: limit) }
+    func settle(limit: TimeInterval = 20) async { await DisplayClockDriver.settle(display, clock, limit: limit) }
 
     /// Moves the clock `seconds` forward, one due wake-up at a time, letting
     /// every request finish before the next step; `step` runs before each.
@@ -36,12 +36,17 @@ struct LoopbackDriver {
 /// play without them.
 @MainActor
 enum DisplayClockDriver {
-    static func settle(_ display: HLSStreamDisplay, limit: TimeInterval = 20) async {
+    static func settle(_ display: HLSStreamDisplay, _ clock: ManualClock, limit: TimeInterval = 20) async {
         let deadline = Date().addingTimeInterval(limit)
         var quiet = 0
         while Date() < deadline {
             for _ in 0..<20 { await Task.yield() }
-            if display.status.requestsInFlight == 0 {
+            // Quiet means nothing on the network and every task of the display
+            // that sleeps on the clock has reached its sleep: on a busy machine a
+            // woken or new task may wait for a thread, and a look at the next
+            // deadline before it registers would skip the deadline it sets.
+            let asleep = clock.wakingCount == 0 && clock.sleeperCount >= display.pendingClockSleeps
+            if display.status.requestsInFlight == 0 && asleep {
                 quiet += 1
                 // Twice in a row: a response handled on this turn may start the next request.
                 if quiet >= 2 { return }
@@ -58,13 +63,13 @@ enum DisplayClockDriver {
     ) async {
         let end = clock.now + seconds
         while true {
-            await settle(display)
+            await settle(display, clock)
             step(clock.now)
-            await settle(display)
+            await settle(display, clock)
             guard let next = clock.nextDeadline, next <= end else { break }
             clock.advance(to: next)
         }
         clock.advance(to: end)
-        await settle(display)
+        await settle(display, clock)
     }
 }

@@ -56,6 +56,9 @@ public final class HLSStreamDisplay: VideoDisplay {
     private var segmentTask: Task<Void, Never>?
     private var playlistInFlight = false
     private var segmentInFlight = false
+    /// Fetches started but waiting on the clock for their `notBefore`.
+    private var playlistWaitsForClock = false
+    private var segmentWaitsForClock = false
     private var wakeTask: Task<Void, Never>?
     private var wakeTime: TimeInterval?
     /// Reports made while `load` runs go out on the next turn, so the SDK
@@ -120,6 +123,15 @@ public final class HLSStreamDisplay: VideoDisplay {
     /// The same as ``seek(to:)``: stream time is media time here. IMA's `seekStreamToTime:`.
     public func seekStream(to time: TimeInterval) { seek(to: time) }
 
+    /// How many of the display's tasks are (or are about to be) asleep on
+    /// its clock: the wake-up and fetches waiting for their time. A test
+    /// driving a manual clock waits until that many sleepers are registered
+    /// before it looks for the next deadline, since a task resumed or
+    /// created on a busy machine may not have reached its sleep yet.
+    var pendingClockSleeps: Int {
+        (wakeTask != nil && wakeTime != nil ? 1 : 0) + (playlistWaitsForClock ? 1 : 0) + (segmentWaitsForClock ? 1 : 0)
+    }
+
     // MARK: - Effects
 
     private func run(_ transition: (inout HLSPlaybackState, inout [HLSPlaybackEffect]) -> Void) {
@@ -144,20 +156,20 @@ public final class HLSStreamDisplay: VideoDisplay {
         switch effect {
         case .fetchPlaylist(let fetch):
             playlistTask?.cancel()
-            playlistInFlight = false
+            setInFlight(isSegment: false, false)
             playlistTask = startFetch(fetch, isSegment: false)
         case .fetchSegment(let fetch):
             segmentTask?.cancel()
-            segmentInFlight = false
+            setInFlight(isSegment: true, false)
             segmentTask = startFetch(fetch, isSegment: true)
         case .cancelPlaylistFetch:
             playlistTask?.cancel()
             playlistTask = nil
-            playlistInFlight = false
+            setInFlight(isSegment: false, false)
         case .cancelSegmentFetch:
             segmentTask?.cancel()
             segmentTask = nil
-            segmentInFlight = false
+            setInFlight(isSegment: true, false)
         case .report(let report):
             if isLoading { deferredReports.append(report) } else { deliver(report) }
         case .log(let level, let message):
@@ -192,8 +204,8 @@ public final class HLSStreamDisplay: VideoDisplay {
         segmentTask = nil
         wakeTask = nil
         wakeTime = nil
-        playlistInFlight = false
-        segmentInFlight = false
+        setInFlight(isSegment: false, false)
+        setInFlight(isSegment: true, false)
     }
 
     // MARK: - Clock
@@ -223,7 +235,13 @@ public final class HLSStreamDisplay: VideoDisplay {
         let http = self.http
         let clock = self.clock
         // A request due now counts as on the network from now, not from when its task first runs.
-        if fetch.notBefore <= clock.now { setInFlight(isSegment: isSegment, true) }
+        if fetch.notBefore <= clock.now {
+            setInFlight(isSegment: isSegment, true)
+        } else if isSegment {
+            segmentWaitsForClock = true
+        } else {
+            playlistWaitsForClock = true
+        }
         return Task { [weak self] in
             do { try await clock.sleep(until: fetch.notBefore) } catch { return }
             guard !Task.isCancelled else { return }
@@ -243,7 +261,14 @@ public final class HLSStreamDisplay: VideoDisplay {
         }
     }
 
+    /// Marks a fetch as on the network (or not); either way it no longer waits for the clock.
     private func setInFlight(isSegment: Bool, _ value: Bool) {
-        if isSegment { segmentInFlight = value } else { playlistInFlight = value }
+        if isSegment {
+            segmentInFlight = value
+            segmentWaitsForClock = false
+        } else {
+            playlistInFlight = value
+            playlistWaitsForClock = false
+        }
     }
 }
