@@ -80,7 +80,8 @@ extension StreamManager {
             isStreamPlaying = true
             sendStreamStarted()
         }
-        effects.removeAll(keepingCapacity: true)
+        // Empty after every perform(): a report costs no array call for it.
+        if !effects.isEmpty { effects.removeAll(keepingCapacity: true) }
         timeline.playheadMoved(to: streamTime, at: clockReading(for: streamTime), into: &effects)
         if usesTimedMetadata { fireDueEvents(upTo: streamTime) }
         perform()
