@@ -61,7 +61,7 @@ public final class StreamManager {
 
     let registration: StreamRegistration
     let services: LoaderServices
-    /// The loader's clock, read about once a second of reports (``StreamTimeline/ClockSample``).
+    /// The loader's clock, read about once a second of reports (`StreamTimeline.ClockSample`).
     let clock: any AdClock
     var request: StreamRequest?
     var display: (any VideoDisplay)?

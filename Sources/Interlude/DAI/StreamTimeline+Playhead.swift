@@ -16,7 +16,7 @@ extension StreamTimeline {
     /// Reports between two clock reads (4 Hz reports: about a second).
     static let reportsPerClockRead = 4
 
-    /// ``playheadMoved(to:at:into:)`` with the clock read by `reading`
+    /// `playheadMoved(to:at:into:)` with the clock read by `reading`
     /// about once a second of reports, and at once for a report far ahead
     /// of the playhead (the time since the last report then tells a seek
     /// from late reports). Between reads the last reading stands: the time

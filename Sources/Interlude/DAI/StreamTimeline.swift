@@ -150,7 +150,7 @@ struct StreamTimeline: Sendable {
     /// Live state.
     var live = LiveState()
 
-    /// The clock reading reports share (``playheadMoved(to:reading:into:)``).
+    /// The clock reading reports share (`playheadMoved(to:reading:into:)`).
     struct ClockSample: Sendable, Hashable {
         var reading: TimeInterval = 0
         var reports = 0

@@ -167,7 +167,7 @@ final class BeaconJournal: @unchecked Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// ``record(for:)``'s UTF-8, appended to `bytes`.
+    /// `record(for:)`'s UTF-8, appended to `bytes`.
     static func appendRecord(for beacon: Beacon, to bytes: inout [UInt8]) {
         bytes.reserveCapacity(bytes.count + beacon.url.utf8.count + beacon.idempotencyKey.utf8.count + 128)
         bytes.append(contentsOf: "+{\"adID\":".utf8)
