@@ -15,10 +15,12 @@ extension Ad {
         streamAd info: PodMetadata.AdInfo?, id: String, duration: TimeInterval, podInfo: AdPodInfo, disableUi: Bool,
         uiElements: [UIElement]
     ) {
-        let empty = InLine()
-        self.init(
-            resolved: ResolvedAd(ad: InterludeVAST.Ad(id: id, content: .inLine(empty)), inLine: empty),
-            podInfo: podInfo, uiElements: uiElements)
+        // The VAST initializer's answer for an empty inline ad is the same for
+        // every stream ad (only its ID, set below, came from the VAST ad):
+        // made once, then copied, as a live stream makes one ad every few seconds.
+        self = Self.streamTemplate
+        adPodInfo = podInfo
+        self.uiElements = uiElements
         adID = info?.adServerID ?? id
         adTitle = info?.title ?? ""
         adDescription = info?.description ?? ""
@@ -35,4 +37,13 @@ extension Ad {
         isUiDisabled = disableUi
         hasClickThrough = info?.clickThroughURL != nil
     }
+
+    /// What the VAST initializer makes of an empty inline ad: the fields a
+    /// stream ad does not set keep their defaults from here.
+    private static let streamTemplate: Ad = {
+        let empty = InLine()
+        return Ad(
+            resolved: ResolvedAd(ad: InterludeVAST.Ad(id: "", content: .inLine(empty)), inLine: empty),
+            podInfo: .standalone)
+    }()
 }

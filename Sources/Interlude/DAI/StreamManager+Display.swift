@@ -80,30 +80,13 @@ extension StreamManager {
             isStreamPlaying = true
             sendStreamStarted()
         }
-        effects.removeAll(keepingCapacity: true)
-        timeline.playheadMoved(to: streamTime, at: clockReading(for: streamTime), into: &effects)
+        // Empty after every perform(): a report costs no array call for it.
+        if !effects.isEmpty { effects.removeAll(keepingCapacity: true) }
+        let clock = self.clock
+        timeline.playheadMoved(to: streamTime, reading: { clock.now }, into: &effects)
         if usesTimedMetadata { fireDueEvents(upTo: streamTime) }
         perform()
     }
-
-    /// The clock for a report: read about once a second, and at once for a
-    /// report far ahead of the last (the timeline then needs the time since
-    /// it to tell a seek from late reports). Between reads the last reading
-    /// stands: the time since it is then over-counted by under a second,
-    /// which only makes a forward jump of a few seconds read as playback.
-    /// A clock read costs more than the rest of an ordinary report.
-    func clockReading(for streamTime: TimeInterval) -> TimeInterval {
-        reportsSinceClockRead += 1
-        let farAhead = timeline.playhead.map { streamTime - $0 > StreamTimeline.playbackSlack } ?? true
-        if farAhead || reportsSinceClockRead >= Self.reportsPerClockRead {
-            lastClockReading = clock.now
-            reportsSinceClockRead = 0
-        }
-        return lastClockReading
-    }
-
-    /// Reports between two clock reads (4 Hz reports: about a second).
-    static let reportsPerClockRead = 4
 
     /// The ad playing now, if any (not slate).
     var adPlaying: Ad? {

@@ -61,10 +61,8 @@ public final class StreamManager {
 
     let registration: StreamRegistration
     let services: LoaderServices
-    /// The loader's clock, read about once a second of reports.
+    /// The loader's clock, read about once a second of reports (`StreamTimeline.ClockSample`).
     let clock: any AdClock
-    var lastClockReading: TimeInterval = 0
-    var reportsSinceClockRead = 0
     var request: StreamRequest?
     var display: (any VideoDisplay)?
     let displayProxy = StreamDisplayProxy()

@@ -13,6 +13,29 @@ extension StreamTimeline {
     /// Reports waited for a requested seek to land before taking the display at its word.
     static let landingPatience = 8
 
+    /// Reports between two clock reads (4 Hz reports: about a second).
+    static let reportsPerClockRead = 4
+
+    /// `playheadMoved(to:at:into:)` with the clock read by `reading`
+    /// about once a second of reports, and at once for a report far ahead
+    /// of the playhead (the time since the last report then tells a seek
+    /// from late reports). Between reads the last reading stands: the time
+    /// since it is then over-counted by under a second, which only makes a
+    /// forward jump of a few seconds read as playback. A clock read costs
+    /// more than the rest of an ordinary report. Kept here, not in the
+    /// manager, so that a report reads the playhead in the access that moves it.
+    mutating func playheadMoved(
+        to time: TimeInterval, reading: () -> TimeInterval, into effects: inout [Effect]
+    ) {
+        clockSample.reports += 1
+        let farAhead = playhead.map { time - $0 > Self.playbackSlack } ?? true
+        if farAhead || clockSample.reports >= Self.reportsPerClockRead {
+            clockSample.reading = reading()
+            clockSample.reports = 0
+        }
+        playheadMoved(to: time, at: clockSample.reading, into: &effects)
+    }
+
     /// The display reports the playhead at `time` stream seconds, with the
     /// clock at `now`: playback from the last report, or a seek.
     mutating func playheadMoved(to time: TimeInterval, at now: TimeInterval, into effects: inout [Effect]) {

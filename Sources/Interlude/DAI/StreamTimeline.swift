@@ -145,8 +145,16 @@ struct StreamTimeline: Sendable {
     /// changes nothing costs no formatting.
     var lastUIKey: UIKey?
     var reportedBadPlayhead = false
+    /// The clock as last read for a report, and the reports since.
+    var clockSample = ClockSample()
     /// Live state.
     var live = LiveState()
+
+    /// The clock reading reports share (`playheadMoved(to:reading:into:)`).
+    struct ClockSample: Sendable, Hashable {
+        var reading: TimeInterval = 0
+        var reports = 0
+    }
 
     struct UIKey: Sendable, Hashable {
         var breakIndex: Int

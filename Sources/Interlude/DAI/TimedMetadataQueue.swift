@@ -66,10 +66,12 @@ struct TimedMetadataQueue: Sendable {
                 "presentation time \(time) is more than \(Int(lateTolerance)) s behind the playhead (\(playhead))")
         }
         let key = Key(eventID: eventID, millisecond: Int64((time * 1000).rounded()))
-        guard !seen.contains(key) else { return .duplicate }
         guard pending.count < capacity else {
+            if seen.contains(key) { return .duplicate }
             return .rejected("more than \(capacity) timed-metadata events are waiting")
         }
+        // One hash of the key for the check and the insert (every frame comes here).
+        guard seen.insert(key).inserted else { return .duplicate }
         remember(key)
         let entry = Entry(eventID: eventID, time: time)
         // After every entry at the same or an earlier time: ties keep arrival order.
@@ -110,8 +112,8 @@ struct TimedMetadataQueue: Sendable {
         pending.removeAll()
     }
 
+    /// Keeps `key` (already in `seen`) in the order it is forgotten in.
     private mutating func remember(_ key: Key) {
-        seen.insert(key)
         seenOrder.append(key)
         if seenOrder.count - seenStart > memory {
             seen.remove(seenOrder[seenStart])

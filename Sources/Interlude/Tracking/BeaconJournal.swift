@@ -15,6 +15,8 @@ import Foundation
 /// file's order is the order in memory), so the unchecked conformance is sound.
 final class BeaconJournal: @unchecked Sendable {
     let storage: any BeaconJournalStorage
+    /// `storage` when it is the file journal, which takes records as bytes.
+    private let fileStorage: FileJournalStorage?
     /// Settled records before the journal is compacted while running.
     let compactAfter: Int
     /// Sync the storage after each append (``BeaconJournalStorage/synchronize()``).
@@ -33,6 +35,7 @@ final class BeaconJournal: @unchecked Sendable {
 
     init(storage: any BeaconJournalStorage, compactAfter: Int = 512, syncsToDisk: Bool = false) {
         self.storage = storage
+        fileStorage = storage as? FileJournalStorage
         self.compactAfter = compactAfter
         self.syncsToDisk = syncsToDisk
     }
@@ -48,16 +51,37 @@ final class BeaconJournal: @unchecked Sendable {
     /// error is thrown: they are then sent without crash safety).
     func add(_ beacons: [Beacon]) throws {
         guard !beacons.isEmpty else { return }
+        // The file journal takes the records' bytes as written: no string per
+        // record, no second copy (this runs on the caller's thread for every beacon).
+        if let file = fileStorage {
+            var lines: [UInt8] = []
+            lines.reserveCapacity(beacons.reduce(0) { $0 + $1.url.utf8.count + $1.idempotencyKey.utf8.count + 128 })
+            for beacon in beacons {
+                Self.appendRecord(for: beacon, to: &lines)
+                lines.append(UInt8(ascii: "\n"))
+            }
+            try lock.withLock {
+                markOwed(beacons)
+                try file.append(lines: lines)
+                if syncsToDisk { try storage.synchronize() }
+            }
+            return
+        }
         var records: [String] = []
         records.reserveCapacity(beacons.count)
         for beacon in beacons { records.append(Self.record(for: beacon)) }
         try lock.withLock {
-            for beacon in beacons {
-                if owed[beacon.idempotencyKey] == nil { order.append(beacon.idempotencyKey) }
-                owed[beacon.idempotencyKey] = beacon
-            }
+            markOwed(beacons)
             try storage.append(contentsOf: records)
             if syncsToDisk { try storage.synchronize() }
+        }
+    }
+
+    /// Holds `beacons` as owed, in order (under `lock`).
+    private func markOwed(_ beacons: [Beacon]) {
+        for beacon in beacons {
+            if owed[beacon.idempotencyKey] == nil { order.append(beacon.idempotencyKey) }
+            owed[beacon.idempotencyKey] = beacon
         }
     }
 
@@ -138,19 +162,25 @@ final class BeaconJournal: @unchecked Sendable {
     /// Foundation's encoder costs several microseconds a call on Linux.
     /// Read back with `JSONDecoder` (``loadOwed()``).
     static func record(for beacon: Beacon) -> String {
-        var text = "+{\"adID\":"
-        text.reserveCapacity(beacon.url.utf8.count + beacon.idempotencyKey.utf8.count + 96)
-        appendJSONString(beacon.adID, to: &text)
-        text += ",\"createdAt\":"
-        text += jsonNumber(beacon.createdAt.timeIntervalSinceReferenceDate)
-        text += ",\"event\":"
-        appendJSONString(beacon.event, to: &text)
-        text += ",\"idempotencyKey\":"
-        appendJSONString(beacon.idempotencyKey, to: &text)
-        text += ",\"url\":"
-        appendJSONString(beacon.url, to: &text)
-        text += "}"
-        return text
+        var bytes: [UInt8] = []
+        appendRecord(for: beacon, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `record(for:)`'s UTF-8, appended to `bytes`.
+    static func appendRecord(for beacon: Beacon, to bytes: inout [UInt8]) {
+        bytes.reserveCapacity(bytes.count + beacon.url.utf8.count + beacon.idempotencyKey.utf8.count + 128)
+        bytes.append(contentsOf: "+{\"adID\":".utf8)
+        appendJSONString(beacon.adID, to: &bytes)
+        bytes.append(contentsOf: ",\"createdAt\":".utf8)
+        bytes.append(contentsOf: jsonNumber(beacon.createdAt.timeIntervalSinceReferenceDate).utf8)
+        bytes.append(contentsOf: ",\"event\":".utf8)
+        appendJSONString(beacon.event, to: &bytes)
+        bytes.append(contentsOf: ",\"idempotencyKey\":".utf8)
+        appendJSONString(beacon.idempotencyKey, to: &bytes)
+        bytes.append(contentsOf: ",\"url\":".utf8)
+        appendJSONString(beacon.url, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// A `Date`'s seconds as `JSONEncoder` writes a `Double`: the shortest
@@ -170,33 +200,30 @@ final class BeaconJournal: @unchecked Sendable {
     /// `text` as a JSON string literal: `"` and `\` escaped, control
     /// characters as `\n`, `\t`, … or `\u00XX`, everything else (slashes,
     /// non-ASCII) as it is, as `JSONEncoder` does with `.withoutEscapingSlashes`.
-    private static func appendJSONString(_ text: String, to output: inout String) {
-        output += "\""
+    private static func appendJSONString(_ text: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
         let needsEscaping =
             text.utf8.withContiguousStorageIfAvailable(needEscaping) ?? needEscaping(text.utf8)
         guard needsEscaping else {
-            output += text
-            output += "\""
+            output.append(contentsOf: text.utf8)
+            output.append(UInt8(ascii: "\""))
             return
         }
         let hex = Array("0123456789abcdef".utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count + 16)
         for byte in text.utf8 {
             switch byte {
-            case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0x0A: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0x08: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
-            case 0x0C: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
+            case UInt8(ascii: "\""): output += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): output += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case 0x0A: output += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0D: output += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0x09: output += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0x08: output += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
+            case 0x0C: output += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
             case 0..<0x20:
-                bytes += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            default: bytes.append(byte)
+                output += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            default: output.append(byte)
             }
         }
-        output += String(decoding: bytes, as: UTF8.self)
-        output += "\""
+        output.append(UInt8(ascii: "\""))
     }
 }

@@ -92,6 +92,13 @@ public final class FileJournalStorage: BeaconJournalStorage, @unchecked Sendable
             bytes.append(contentsOf: record.utf8)
             bytes.append(UInt8(ascii: "\n"))
         }
+        try append(lines: bytes)
+    }
+
+    /// Appends records already written as UTF-8, each ending in a newline
+    /// (the journal writes its records straight into bytes), in one `write`.
+    func append(lines bytes: [UInt8]) throws {
+        guard !bytes.isEmpty else { return }
         try lock.withLock {
             let descriptor = try openForAppending().fileDescriptor
             try bytes.withUnsafeBytes { try Self.writeAll($0, to: descriptor) }
