@@ -2,7 +2,7 @@ import Foundation
 import InterludeHLS
 
 /// Decides a live break's pods for the channel's viewers when the break
-/// first appears in the channel's window, on a background thread, many to a
+/// first appears in the channel's window, on a background thread, a few to a
 /// store transaction, so the reloads that meet the break only read.
 ///
 /// Without it, each viewer's first reload after a break appears decides
@@ -27,8 +27,11 @@ import InterludeHLS
 final class VTPDecideAhead: Sendable {
     /// Streams that reloaded longer ago than this are not decided for.
     static let activeFor: TimeInterval = 120
-    /// Decisions per store transaction.
-    static let batchSize = 64
+    /// Decisions per store transaction: enough to share a commit, few
+    /// enough that a reload waiting for the write lock (to store its stitch
+    /// state) waits for a few milliseconds, not for a long batch of a
+    /// thread that runs at a lower priority than its own.
+    static let batchSize = 16
     /// How often the windows of channels with viewers are looked at.
     static let pollInterval: TimeInterval = 1
     /// The thread's nice value on Linux: this is background work, the HTTP
