@@ -186,6 +186,7 @@ public final class AdServer: Sendable {
     public func shutdown() {
         pods.sender?.stop()
         http.shutdown()
+        vtp.shutdown()
         pods.shutdown()
         store.close()
     }

@@ -41,6 +41,11 @@ final class VTPLivePods: LiveStitchPodProvider {
 
     /// The pod request of a break; nil for a break under a second.
     func podRequest(for request: LiveBreakRequest) -> LivePodRequest? {
+        Self.podRequest(for: request, stream: stream, maxPodDuration: maxPodDuration)
+    }
+
+    /// The pod request `stream`'s reloads make for a break (deciding ahead makes the same).
+    static func podRequest(for request: LiveBreakRequest, stream: PodStream, maxPodDuration: Int) -> LivePodRequest? {
         guard let duration = VTPBreakIdentity.podDuration(request, maximum: maxPodDuration) else { return nil }
         return LivePodRequest(
             networkCode: stream.networkCode, customAssetKey: stream.customAssetKey ?? "",

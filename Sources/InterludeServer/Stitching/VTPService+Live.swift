@@ -24,6 +24,7 @@ extension VTPService {
         let (stream, live) = try liveStream(streamID, channelID: channelID)
         let profile = try ladderProfile(profileID)
         if let channel = library.liveChannel(live.channel) {
+            decideAhead.noteReload(streamID: stream.id, channel: channel.id, at: pods.now())
             let outputKey = "\(stream.id)\n\(options.stateKey(profile: profile.id))"
             let (completed, window) = try liveWindow(channel, profile: profile.id)
             let targetDuration = window.playlist.targetDuration
@@ -93,7 +94,15 @@ extension VTPService {
         } catch {
             throw Self.unstitchable(error)
         }
-        liveWindows.withLock { $0[key] = (completed, prepared) }
+        let isNew = liveWindows.withLock { windows -> Bool in
+            defer { windows[key] = (completed, prepared) }
+            return windows[key].map { $0.completed < completed } ?? true
+        }
+        if isNew {
+            let first = prepared.playlist.segments.first?.mediaSequence ?? prepared.playlist.mediaSequence
+            decideAhead.windowPrepared(
+                channel: channel.id, windowStart: first, breaks: breaksStarting(in: prepared), at: pods.now())
+        }
         return (completed, prepared)
     }
 

@@ -42,10 +42,24 @@ final class VTPService: Sendable {
         var bytes: [UInt8]
     }
 
+    /// Live breaks decided for the channel's viewers when they first appear.
+    let decideAhead: VTPDecideAhead
+
     init(pods: PodServingService, origin: ContentOrigin) {
         self.pods = pods
         self.origin = origin
+        // The poll reaches back to this service weakly: the service owns the thread.
+        let service = Locked(WeakService())
+        decideAhead = VTPDecideAhead(
+            now: pods.now, poll: { channels in service.withLock { $0.value }?.prepareWindows(of: channels) },
+            decide: { [pods] job, streams in Self.decideAhead(job, for: streams, pods: pods) })
+        service.withLock { $0.value = self }
     }
+
+    private struct WeakService { weak var value: VTPService? }
+
+    /// Stops deciding ahead (before the store closes).
+    func shutdown() { decideAhead.stop() }
 
     var library: MediaLibrary { origin.library }
     var catalog: Catalog { pods.catalog }

@@ -73,60 +73,90 @@ extension SQLiteSessionStore {
     }
 
     public func completeDecision(_ decision: PodBreakDecision, at now: Date) throws(StoreError) -> PodBreakDecision {
-        let body = decision.storedJSON
-        var eventRows: [(event: PodAdEvent, beacons: String, count: Int)] = []
+        try completeDecisions([decision], at: now)[0]
+    }
+
+    public func completeDecisions(_ decisions: [PodBreakDecision], at now: Date) throws(StoreError)
+        -> [PodBreakDecision]
+    {
+        guard !decisions.isEmpty else { return [] }
+        // Encoded before the write turn is taken: only SQLite work holds it.
+        let prepared = decisions.map { decision in (decision, decision.storedJSON, Self.eventRows(of: decision)) }
+        let written = try pool.with { pooled throws(StoreError) -> [String?] in
+            try pooled.transaction { () throws(StoreError) -> [String?] in
+                var written: [String?] = []
+                written.reserveCapacity(prepared.count)
+                for (decision, body, eventRows) in prepared {
+                    written.append(
+                        try writeDecision(pooled, decision, body: body, eventRows: eventRows, at: now))
+                }
+                return written
+            }
+        }
+        var stored: [PodBreakDecision] = []
+        stored.reserveCapacity(decisions.count)
+        for (decision, text) in zip(decisions, written) {
+            if let text { stored.append(try Self.decode(PodBreakDecision.self, text)) } else { stored.append(decision) }
+        }
+        return stored
+    }
+
+    private typealias EventRow = (event: PodAdEvent, beacons: String, count: Int)
+
+    private static func eventRows(of decision: PodBreakDecision) -> [EventRow] {
+        var rows: [EventRow] = []
         for ad in decision.ads {
             for event in ad.events {
                 let urls = ad.beacons[event.type.rawValue] ?? []
-                eventRows.append((event, Self.urlList(urls), min(urls.count, Self.maxBeaconsPerEvent)))
+                rows.append((event, urlList(urls), min(urls.count, maxBeaconsPerEvent)))
             }
         }
-        let stored = try pool.with { pooled throws(StoreError) -> String? in
-            try pooled.transaction { () throws(StoreError) -> String? in
-                let written = try pooled.run("SELECT body FROM decisions WHERE stream_id = ? AND break_id = ?") {
-                    statement throws(StoreError) -> String? in
-                    statement.bind(1, decision.streamID)
-                    statement.bind(2, decision.breakID)
-                    guard try statement.step(), !statement.isNull(0) else { return nil }
-                    return statement.text(0)
-                }
-                // Written already (another server finished first): keep that one.
-                if let written { return written }
-                try pooled.run(
-                    """
-                    INSERT INTO decisions (stream_id, break_id, digest, claimed_at, body) VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT (stream_id, break_id) DO UPDATE SET body = excluded.body
-                    """
-                ) { statement throws(StoreError) in
-                    statement.bind(1, decision.streamID)
-                    statement.bind(2, decision.breakID)
-                    statement.bind(3, decision.breakDigest)
-                    statement.bind(4, Self.milliseconds(now))
-                    statement.bind(5, body)
-                    _ = try statement.step()
-                }
-                for row in eventRows {
-                    try pooled.run(
-                        """
-                        INSERT OR IGNORE INTO events (id, stream_id, ad_offset, beacons, beacon_count)
-                        VALUES (?, ?, ?, ?, ?)
-                        """
-                    ) { statement throws(StoreError) in
-                        statement.bind(1, row.event.id)
-                        statement.bind(2, decision.streamID)
-                        statement.bind(3, Int64(row.event.offset))
-                        statement.bind(4, row.beacons)
-                        statement.bind(5, Int64(row.count))
-                        _ = try statement.step()
-                    }
-                }
-                try applyEarlyVerifications(pooled, decision: decision)
-                return nil
+        return rows
+    }
+
+    /// Writes one decision inside a transaction; returns the text of the
+    /// decision already written (another server finished first), which stays.
+    private func writeDecision(
+        _ pooled: PooledSQLite, _ decision: PodBreakDecision, body: String, eventRows: [EventRow], at now: Date
+    ) throws(StoreError) -> String? {
+        let written = try pooled.run("SELECT body FROM decisions WHERE stream_id = ? AND break_id = ?") {
+            statement throws(StoreError) -> String? in
+            statement.bind(1, decision.streamID)
+            statement.bind(2, decision.breakID)
+            guard try statement.step(), !statement.isNull(0) else { return nil }
+            return statement.text(0)
+        }
+        if let written { return written }
+        try pooled.run(
+            """
+            INSERT INTO decisions (stream_id, break_id, digest, claimed_at, body) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (stream_id, break_id) DO UPDATE SET body = excluded.body
+            """
+        ) { statement throws(StoreError) in
+            statement.bind(1, decision.streamID)
+            statement.bind(2, decision.breakID)
+            statement.bind(3, decision.breakDigest)
+            statement.bind(4, Self.milliseconds(now))
+            statement.bind(5, body)
+            _ = try statement.step()
+        }
+        for row in eventRows {
+            try pooled.run(
+                """
+                INSERT OR IGNORE INTO events (id, stream_id, ad_offset, beacons, beacon_count)
+                VALUES (?, ?, ?, ?, ?)
+                """
+            ) { statement throws(StoreError) in
+                statement.bind(1, row.event.id)
+                statement.bind(2, decision.streamID)
+                statement.bind(3, Int64(row.event.offset))
+                statement.bind(4, row.beacons)
+                statement.bind(5, Int64(row.count))
+                _ = try statement.step()
             }
         }
-        return try stored.map { (text: String) throws(StoreError) -> PodBreakDecision in
-            try Self.decode(PodBreakDecision.self, text)
-        } ?? decision
+        try applyEarlyVerifications(pooled, decision: decision)
+        return nil
     }
 
     /// Verifications that came while the decision was pending take effect now,

@@ -32,6 +32,10 @@ public protocol SessionStore: Sendable {
     /// arrived while it was pending, and returns the stored decision (an
     /// earlier one if another writer finished first).
     func completeDecision(_ decision: PodBreakDecision, at now: Date) throws(StoreError) -> PodBreakDecision
+    /// ``completeDecision(_:at:)`` for many decisions in one transaction
+    /// (claimed or not: each is written only where no decision is written
+    /// yet), returning the stored decision of each, in order.
+    func completeDecisions(_ decisions: [PodBreakDecision], at now: Date) throws(StoreError) -> [PodBreakDecision]
 
     /// Verifies one event of `streamID` (whose break has digest
     /// `breakDigest`) and, the first time, queues its beacons.

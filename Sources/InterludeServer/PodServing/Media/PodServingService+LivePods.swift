@@ -196,3 +196,33 @@ extension PodServingService {
         return String(file.dropLast(suffix.count))
     }
 }
+
+extension PodServingService {
+    /// Decides live pods ahead of the reloads that will ask for them, in one
+    /// store transaction: the decisions ``livePodDecision(_:stream:)`` makes
+    /// on its own (the decisioner is deterministic, so a break gets the same
+    /// pod whoever decides it), for pods not yet decided in this process.
+    /// A pod already written (by a reload, or by another server) keeps its
+    /// written decision. Returns how many were written here.
+    @discardableResult
+    func decideLivePodsAhead(_ requests: [(pod: LivePodRequest, stream: PodStream)]) throws(HTTPError) -> Int {
+        guard !media.profiles.isEmpty else { return 0 }
+        let slate: PodDecisioner.Slate = podCatalog.podRules.slate == .fill ? .toRequestedDuration : .onlyWhenEmpty
+        let decidedAt = now()
+        var made: [PodBreakDecision] = []
+        for (pod, stream) in requests where decisions["\(stream.id)\n\(pod.identifier.breakID)"] == nil {
+            made.append(
+                decisioner.decide(
+                    stream: stream, breakID: pod.identifier.breakID, requestedDuration: pod.duration, slate: slate,
+                    at: decidedAt))
+        }
+        guard !made.isEmpty else { return 0 }
+        let stored = try Self.storeCall { () throws(StoreError) in try store.completeDecisions(made, at: decidedAt) }
+        var written = 0
+        for (mine, decision) in zip(made, stored) {
+            if decision.decidedAt == mine.decidedAt { written += 1 }
+            decisions.store(decision.withoutDocuments(), for: "\(decision.streamID)\n\(decision.breakID)")
+        }
+        return written
+    }
+}

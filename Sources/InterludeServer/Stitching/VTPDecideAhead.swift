@@ -1,0 +1,241 @@
+import Foundation
+import InterludeHLS
+
+/// Decides a live break's pods for the channel's viewers when the break
+/// first appears in the channel's window, on a background thread, a few to a
+/// store transaction, so the reloads that meet the break only read.
+///
+/// Without it, each viewer's first reload after a break appears decides
+/// its pod and writes it (and its events) in a transaction of its own,
+/// while the player waits. Real pod-serving stacks prefetch the same way
+/// once a break is signalled. Only what the reload would do is done
+/// earlier: the decisioner is deterministic, so the pod is the same
+/// whoever decides it, and a reload that comes first decides for itself.
+///
+/// Breaks are seen when a channel's window is prepared: by a reload, or
+/// by this thread, which looks at the window of every channel with viewers
+/// once every ``pollInterval`` (a VTP watches each channel's origin, not
+/// each viewer's), so a break is announced as soon as it appears even when
+/// no viewer reloads just then.
+///
+/// A viewer is a stream that reloaded one of the channel's renditions in
+/// this process within ``activeFor`` of the break's appearance (a player
+/// reloads every target duration; a stalled one is kept a while). Breaks
+/// whose start has left the channel's window by the time their turn comes
+/// are dropped, so a channel whose breaks come faster than they can be
+/// decided falls back to deciding on reload rather than falling behind.
+final class VTPDecideAhead: Sendable {
+    /// Streams that reloaded longer ago than this are not decided for.
+    static let activeFor: TimeInterval = 120
+    /// Decisions per store transaction: enough to share a commit, few
+    /// enough that a reload waiting for the write lock (to store its stitch
+    /// state) waits for a few milliseconds, not for a long batch of a
+    /// thread that runs at a lower priority than its own.
+    static let batchSize = 16
+    /// How often the windows of channels with viewers are looked at.
+    static let pollInterval: TimeInterval = 1
+    /// The thread's nice value on Linux: this is background work, the HTTP
+    /// threads get the cores first.
+    static let niceness: Int32 = 10
+
+    /// One break to decide for the channel's viewers.
+    struct Job: Sendable {
+        var channel: String
+        var request: LiveBreakRequest
+        var announcedAt: Date
+    }
+
+    private struct State {
+        /// Per channel: stream ID → when it last reloaded.
+        var viewers: [String: [String: Date]] = [:]
+        /// Per channel: the origin sequence of its window's first segment, as last prepared.
+        var windowStart: [String: UInt64] = [:]
+        /// Per channel: the breaks already announced (break ID), newest last, bounded.
+        var announced: [String: [String]] = [:]
+        var jobs: [Job] = []
+        /// A job is being decided.
+        var busy = false
+        var threadStarted = false
+        var running = false
+        var stopping = false
+    }
+
+    private let state = Locked(State())
+    private let condition = NSCondition()
+    private let decide: @Sendable (Job, [String]) -> Void
+    private let poll: @Sendable ([String]) -> Void
+    private let now: @Sendable () -> Date
+    /// Stream IDs decided for so far (for tests and the benchmark's report).
+    private let decidedCount = Locked(0)
+
+    /// `decide` gets one job and a batch of its viewers' stream IDs, `poll`
+    /// the channels with viewers at `now` (to prepare their windows, which
+    /// announces new breaks here), both on the background thread.
+    init(
+        now: @escaping @Sendable () -> Date = { Date() }, poll: @escaping @Sendable ([String]) -> Void = { _ in },
+        decide: @escaping @Sendable (Job, [String]) -> Void
+    ) {
+        self.now = now
+        self.poll = poll
+        self.decide = decide
+    }
+
+    /// How many (stream, break) pairs were handed to `decide`.
+    var decided: Int { decidedCount.withLock { $0 } }
+
+    /// Nothing queued and nothing being decided.
+    var isIdle: Bool { state.withLock { $0.jobs.isEmpty && !$0.busy } }
+
+    /// Notes that `streamID` reloaded a rendition of `channel` at `now`.
+    func noteReload(streamID: String, channel: String, at now: Date) {
+        state.withLock { $0.viewers[channel, default: [:]][streamID] = now }
+    }
+
+    /// A newly prepared window of `channel` starting at origin sequence
+    /// `windowStart`, with the breaks whose start it holds: each break not
+    /// announced before is queued.
+    func windowPrepared(channel: String, windowStart: UInt64, breaks: [LiveBreakRequest], at now: Date) {
+        let queued = state.withLock { state -> Bool in
+            guard !state.stopping else { return false }
+            state.windowStart[channel] = max(state.windowStart[channel] ?? 0, windowStart)
+            var announced = state.announced[channel, default: []]
+            var queued = false
+            for request in breaks where !announced.contains(request.breakID) {
+                announced.append(request.breakID)
+                state.jobs.append(Job(channel: channel, request: request, announcedAt: now))
+                queued = true
+            }
+            if announced.count > 64 { announced.removeFirst(announced.count - 64) }
+            state.announced[channel] = announced
+            return queued
+        }
+        guard queued else { return }
+        startThreadIfNeeded()
+        condition.lock()
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Stops the thread after the batch in hand (the rest are left to reloads); waits for it.
+    func stop() {
+        condition.lock()
+        state.withLock {
+            $0.stopping = true
+            $0.jobs = []
+        }
+        condition.broadcast()
+        while state.withLock({ $0.running }) { condition.wait() }
+        condition.unlock()
+    }
+
+    private func startThreadIfNeeded() {
+        let start = state.withLock { state -> Bool in
+            guard !state.threadStarted, !state.stopping else { return false }
+            state.threadStarted = true
+            state.running = true
+            return true
+        }
+        guard start else { return }
+        let thread = Thread { [self] in run() }
+        thread.name = "interlude-decide-ahead"
+        thread.start()
+    }
+
+    private enum Work {
+        case decide(Job, [String])
+        case poll([String])
+        case stop
+    }
+
+    private func run() {
+        Self.lowerPriority()
+        defer {
+            condition.lock()
+            state.withLock { $0.running = false }
+            condition.broadcast()
+            condition.unlock()
+        }
+        var lastPoll = Date()
+        while true {
+            switch nextWork(pollAfter: lastPoll.addingTimeInterval(Self.pollInterval)) {
+            case .stop: return
+            case .poll(let channels):
+                lastPoll = Date()
+                poll(channels)
+            case .decide(let job, let viewers):
+                var start = viewers.startIndex
+                while start < viewers.endIndex, isCurrent(job) {
+                    let end = min(start + Self.batchSize, viewers.endIndex)
+                    let batch = Array(viewers[start..<end])
+                    decide(job, batch)
+                    decidedCount.withLock { $0 += batch.count }
+                    start = end
+                }
+            }
+        }
+    }
+
+    /// The next job still in its channel's window, with the channel's
+    /// viewers at its announcement; else, once `pollAfter` (real time)
+    /// passes, the channels with viewers now; waits for either.
+    private func nextWork(pollAfter: Date) -> Work {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            let work = state.withLock { state -> Work? in
+                state.busy = false
+                if state.stopping { return .stop }
+                while !state.jobs.isEmpty {
+                    let job = state.jobs.removeFirst()
+                    guard Self.isCurrent(job, windowStart: state.windowStart[job.channel]) else { continue }
+                    let viewers = Self.pruned(&state, channel: job.channel, since: job.announcedAt)
+                    state.busy = true
+                    return .decide(job, viewers.keys.sorted())
+                }
+                guard Date() >= pollAfter else { return nil }
+                let now = self.now()
+                let channels = state.viewers.keys.sorted().filter {
+                    !Self.pruned(&state, channel: $0, since: now).isEmpty
+                }
+                guard !channels.isEmpty else { return nil }
+                state.busy = true
+                return .poll(channels)
+            }
+            if let work { return work }
+            if Date() >= pollAfter, state.withLock({ $0.viewers.isEmpty }) {
+                // No viewers: nothing to look at until a reload announces a break.
+                condition.wait()
+            } else {
+                _ = condition.wait(until: pollAfter)
+            }
+        }
+    }
+
+    /// The channel's viewers seen within ``activeFor`` before `instant`, the others forgotten.
+    private static func pruned(_ state: inout State, channel: String, since instant: Date) -> [String: Date] {
+        let since = instant.addingTimeInterval(-activeFor)
+        let viewers = state.viewers[channel, default: [:]].filter { $0.value >= since }
+        state.viewers[channel] = viewers.isEmpty ? nil : viewers
+        return viewers
+    }
+
+    private func isCurrent(_ job: Job) -> Bool {
+        state.withLock { state in
+            !state.stopping && Self.isCurrent(job, windowStart: state.windowStart[job.channel])
+        }
+    }
+
+    /// A break is worth deciding ahead while its start is in the channel's latest window.
+    private static func isCurrent(_ job: Job, windowStart: UInt64?) -> Bool {
+        job.request.originStartSequence >= (windowStart ?? 0)
+    }
+
+    private static func lowerPriority() {
+        #if os(Linux)
+            // PRIO_PROCESS with 0 is the calling thread on Linux (nice is per thread there).
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+        #else
+            Thread.current.qualityOfService = .utility
+        #endif
+    }
+}
