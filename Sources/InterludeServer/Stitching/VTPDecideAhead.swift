@@ -148,7 +148,7 @@ final class VTPDecideAhead: Sendable {
     }
 
     private func run() {
-        Self.lowerPriority()
+        BackgroundPriority.lowerCurrentThread(to: Self.niceness)
         defer {
             condition.lock()
             state.withLock { $0.running = false }
@@ -230,12 +230,4 @@ final class VTPDecideAhead: Sendable {
         job.request.originStartSequence >= (windowStart ?? 0)
     }
 
-    private static func lowerPriority() {
-        #if os(Linux)
-            // PRIO_PROCESS with 0 is the calling thread on Linux (nice is per thread there).
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
-        #else
-            Thread.current.qualityOfService = .utility
-        #endif
-    }
 }

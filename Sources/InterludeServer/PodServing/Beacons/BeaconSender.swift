@@ -103,18 +103,8 @@ final class BeaconSender: Sendable {
     /// cores first, and the outbox drains as soon as they leave time.
     static let niceness: Int32 = 10
 
-    /// Lowers the calling thread's scheduling priority (the sender's thread).
-    private static func lowerPriority() {
-        #if os(Linux)
-            // PRIO_PROCESS with 0 is the calling thread on Linux (nice is per thread there).
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
-        #else
-            Thread.current.qualityOfService = .utility
-        #endif
-    }
-
     private func run() {
-        Self.lowerPriority()
+        BackgroundPriority.lowerCurrentThread(to: Self.niceness)
         var lastPurge = Date.distantPast
         defer {
             condition.lock()
