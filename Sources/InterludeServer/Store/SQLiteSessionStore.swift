@@ -8,7 +8,7 @@ import Foundation
 public final class SQLiteSessionStore: SessionStore {
     let pool: SQLitePool
     /// Verifications arriving together share one transaction.
-    let verifications = GroupCommit<VerificationRequest, PodVerificationOutcome>()
+    let verifications = GroupCommit<PodVerification, PodVerificationOutcome>()
     /// Live stitch states as last decoded, beside the stored text (decoded again only when it changes).
     let stitchStates = StitchStateCache()
     /// Checkpoints the WAL in the background (see ``init(path:)``).
