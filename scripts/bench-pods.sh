@@ -49,9 +49,15 @@ fi
 SERVER_ARGS=()
 [ -n "${SERVER_THREADS:-}" ] && SERVER_ARGS=(--threads "$SERVER_THREADS")
 
-swift build -c release --product interlude >&2
-swift build -c release --product interlude-beacon-burst >&2
-BIN=$(swift build -c release --show-bin-path)
+# INTERLUDE_BIN=DIR runs DIR/interlude and DIR/interlude-beacon-burst without building
+# (a copy of another commit's release build, to compare two builds back to back).
+if [ -n "${INTERLUDE_BIN:-}" ]; then
+    BIN=$INTERLUDE_BIN
+else
+    swift build -c release --product interlude >&2
+    swift build -c release --product interlude-beacon-burst >&2
+    BIN=$(swift build -c release --show-bin-path)
+fi
 
 WORK=$(mktemp -d)
 chmod 755 "$WORK"

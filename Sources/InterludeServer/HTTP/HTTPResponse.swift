@@ -88,6 +88,16 @@ public struct HTTPResponse: Sendable {
     public static func deferred(_ produce: @escaping @Sendable () async -> HTTPResponse) -> HTTPResponse {
         HTTPResponse(status: 200, delivery: .deferred(HTTPDeferredAnswer(produce)))
     }
+
+    /// An answer handed to a completion by work that runs elsewhere (a
+    /// writer thread's batch): `start` runs on the polling thread once the
+    /// connection is parked and must call its argument once, from any
+    /// thread. No task or thread hop per request, unlike ``deferred(_:)``.
+    public static func deferred(
+        completing start: @escaping @Sendable (_ complete: @escaping @Sendable (HTTPResponse) -> Void) -> Void
+    ) -> HTTPResponse {
+        HTTPResponse(status: 200, delivery: .deferred(HTTPDeferredAnswer(completing: start)))
+    }
 }
 
 /// The work behind a ``HTTPResponse/Delivery/deferred(_:)`` answer. Equal
@@ -95,9 +105,24 @@ public struct HTTPResponse: Sendable {
 public final class HTTPDeferredAnswer: Sendable, Hashable {
     /// Produces the answer; runs once, on the concurrency pool.
     public let produce: @Sendable () async -> HTTPResponse
+    /// The completion form's work, started on the polling thread (nil: `produce` runs in a task).
+    let start: (@Sendable (_ complete: @escaping @Sendable (HTTPResponse) -> Void) -> Void)?
 
     /// Wraps `produce`.
-    public init(_ produce: @escaping @Sendable () async -> HTTPResponse) { self.produce = produce }
+    public init(_ produce: @escaping @Sendable () async -> HTTPResponse) {
+        self.produce = produce
+        start = nil
+    }
+
+    /// Wraps work that calls its completion once with the answer (see
+    /// ``HTTPResponse/deferred(completing:)``); `produce` awaits the same work.
+    public init(completing start: @escaping @Sendable (_ complete: @escaping @Sendable (HTTPResponse) -> Void) -> Void)
+    {
+        self.start = start
+        produce = {
+            await withCheckedContinuation { continuation in start { continuation.resume(returning: $0) } }
+        }
+    }
 
     public static func == (lhs: HTTPDeferredAnswer, rhs: HTTPDeferredAnswer) -> Bool { lhs === rhs }
 

@@ -136,16 +136,34 @@ final class ServerCore: Sendable {
         }
         guard !hurrying else { return }
         MHD_suspend_connection(connection)
-        Task(executorPreference: deferredExecutor) { [self] in
-            let response = await pending.produce()
-            let handle = state.withLock { state -> MHDHandle? in
-                // Gone when shutdown resumed it already: the request was answered 503.
-                guard let handle = state.suspended.removeValue(forKey: key) else { return nil }
-                state.deferredAnswers[key] = response
-                return handle
+        if let start = pending.start {
+            // Only the first call counts: a later one must not reach another
+            // request that got this one's freed context address as its key.
+            let completed = Locked(false)
+            start { [self] response in
+                let first = completed.withLock { done -> Bool in
+                    defer { done = true }
+                    return !done
+                }
+                if first { finishDeferred(key: key, with: response) }
             }
-            if let handle { MHD_resume_connection(handle.pointer) }
+            return
         }
+        Task(executorPreference: deferredExecutor) { [self] in
+            finishDeferred(key: key, with: await pending.produce())
+        }
+    }
+
+    /// Hands a parked request its answer and resumes it; later calls for the
+    /// same request do nothing.
+    private func finishDeferred(key: ObjectIdentifier, with response: HTTPResponse) {
+        let handle = state.withLock { state -> MHDHandle? in
+            // Gone when shutdown resumed it already: the request was answered 503.
+            guard let handle = state.suspended.removeValue(forKey: key) else { return nil }
+            state.deferredAnswers[key] = response
+            return handle
+        }
+        if let handle { MHD_resume_connection(handle.pointer) }
     }
 
     /// The deferred answer of request `key`, once (nil when there is none).

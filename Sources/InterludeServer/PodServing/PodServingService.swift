@@ -20,6 +20,11 @@ final class PodServingService: Sendable {
     let renderedPlaylists = BoundedCache<String, [UInt8]>(limit: 100_000)
     /// Pod layouts by stream, break and profile.
     let layouts = BoundedCache<String, PodLayout>(limit: 50_000)
+    /// Records verifications in batches (a group commit) off the HTTP threads.
+    let verificationWriter: VerificationWriter
+    /// Events (`stream/event`) this process saw verified, accepted or
+    /// verified before: every later verification of them is a 404 for good.
+    let verifiedEvents = BoundedCache<String, Bool>(limit: 200_000)
 
     /// A pending decision older than this is taken over: its writer is gone.
     static let staleClaim: TimeInterval = 5
@@ -39,13 +44,16 @@ final class PodServingService: Sendable {
         self.media = media
         self.now = now
         self.sender = sender
+        verificationWriter = VerificationWriter(store: store)
         decisioner = PodDecisioner(catalog: catalog) { creative in media.adDuration(creativeID: creative.id) }
     }
 
     var podCatalog: PodServingCatalog { catalog.podServing }
 
-    /// Stops the beacon sender (letting sends in flight finish) and closes the store.
+    /// Writes the verifications queued, stops the beacon sender (letting
+    /// sends in flight finish) and closes the store.
     func shutdown() {
+        verificationWriter.stop()
         sender?.stop()
         store.close()
     }

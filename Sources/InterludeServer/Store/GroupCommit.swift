@@ -1,13 +1,5 @@
 import Foundation
 
-/// One media verification waiting for its transaction.
-struct VerificationRequest: Sendable {
-    var eventID: String
-    var streamID: String
-    var breakDigest: String
-    var at: Date
-}
-
 /// Group commit by flat combining: each caller queues its request, then
 /// takes turns on one lock; whoever holds it runs every queued request in
 /// one transaction and hands each caller its result. A commit costs far

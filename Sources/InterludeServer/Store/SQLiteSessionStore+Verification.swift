@@ -5,21 +5,25 @@ extension SQLiteSessionStore {
         -> PodVerificationOutcome
     {
         try verifications.submit(
-            VerificationRequest(eventID: eventID, streamID: streamID, breakDigest: breakDigest, at: now)
-        ) { batch throws(StoreError) -> [PodVerificationOutcome] in
-            try pool.with { pooled throws(StoreError) -> [PodVerificationOutcome] in
-                try pooled.transaction { () throws(StoreError) -> [PodVerificationOutcome] in
-                    var outcomes: [PodVerificationOutcome] = []
-                    for request in batch { outcomes.append(try verifyOne(pooled, request)) }
-                    return outcomes
-                }
+            PodVerification(eventID: eventID, streamID: streamID, breakDigest: breakDigest, at: now)
+        ) { batch throws(StoreError) -> [PodVerificationOutcome] in try verify(batch) }
+    }
+
+    public func verify(_ batch: [PodVerification]) throws(StoreError) -> [PodVerificationOutcome] {
+        guard !batch.isEmpty else { return [] }
+        return try pool.with { pooled throws(StoreError) -> [PodVerificationOutcome] in
+            try pooled.transaction { () throws(StoreError) -> [PodVerificationOutcome] in
+                var outcomes: [PodVerificationOutcome] = []
+                outcomes.reserveCapacity(batch.count)
+                for request in batch { outcomes.append(try verifyOne(pooled, request)) }
+                return outcomes
             }
         }
     }
 
     /// One verification inside the batch's transaction (in arrival order, so
     /// a duplicate later in the batch sees the first as verified).
-    private func verifyOne(_ pooled: PooledSQLite, _ request: VerificationRequest) throws(StoreError)
+    private func verifyOne(_ pooled: PooledSQLite, _ request: PodVerification) throws(StoreError)
         -> PodVerificationOutcome
     {
         if try markVerified(pooled, eventID: request.eventID, streamID: request.streamID, at: request.at) {

@@ -41,6 +41,11 @@ public protocol SessionStore: Sendable {
     /// `breakDigest`) and, the first time, queues its beacons.
     func verify(eventID: String, streamID: String, breakDigest: String, at now: Date) throws(StoreError)
         -> PodVerificationOutcome
+    /// Verifies each of `batch` in order, all in one transaction where the
+    /// store has them (a commit costs far more than one event's update), and
+    /// returns one outcome per verification; a duplicate later in the batch
+    /// sees the first as verified. An error fails the whole batch.
+    func verify(_ batch: [PodVerification]) throws(StoreError) -> [PodVerificationOutcome]
 
     /// Leases the due events with beacons left to send, up to `limit`
     /// events, to `owner`, and returns their unfinished beacons.
@@ -88,6 +93,41 @@ public enum PodDecisionState: Sendable, Hashable {
     case pending(claimedAt: Date)
     /// Written.
     case ready(PodBreakDecision)
+}
+
+extension SessionStore {
+    /// One ``verify(eventID:streamID:breakDigest:at:)`` after another, for
+    /// stores without a transaction to share.
+    public func verify(_ batch: [PodVerification]) throws(StoreError) -> [PodVerificationOutcome] {
+        var outcomes: [PodVerificationOutcome] = []
+        outcomes.reserveCapacity(batch.count)
+        for item in batch {
+            outcomes.append(
+                try verify(eventID: item.eventID, streamID: item.streamID, breakDigest: item.breakDigest, at: item.at))
+        }
+        return outcomes
+    }
+}
+
+/// One media verification to record: the event as the client sent its ID,
+/// its stream, the digest of the event's break, and when it arrived.
+public struct PodVerification: Sendable, Hashable {
+    /// The event ID as the client sent it.
+    public var eventID: String
+    /// The stream the event belongs to.
+    public var streamID: String
+    /// The digest of the event's break (``PodEventID``'s break part).
+    public var breakDigest: String
+    /// When the verification arrived.
+    public var at: Date
+
+    /// A verification of `eventID` on `streamID` at `at`.
+    public init(eventID: String, streamID: String, breakDigest: String, at: Date) {
+        self.eventID = eventID
+        self.streamID = streamID
+        self.breakDigest = breakDigest
+        self.at = at
+    }
 }
 
 /// What a media verification did.

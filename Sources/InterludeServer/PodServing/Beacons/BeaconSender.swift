@@ -30,11 +30,19 @@ final class BeaconSender: Sendable {
     /// The base URL beacons to this server go to (set once the port is bound).
     let baseURL = Locked("http://127.0.0.1")
     private let state = Locked(State())
+    /// When `wake()` was last called (seconds of uptime), for ``BurstHold``.
+    private let lastWake = Locked<Double?>(nil)
+    /// Holds sending during a burst of verifications.
+    let burstHold: BurstHold
     /// Wakes the loop (new beacons, stop) and tells `stop()` the loop ended.
     private let condition = NSCondition()
     private let sends = DispatchQueue(label: "interlude.beacons.send", attributes: .concurrent)
 
-    init(store: any SessionStore, transport: any BeaconTransport, policy: BeaconRetryPolicy, logger: any ServerLogger) {
+    init(
+        store: any SessionStore, transport: any BeaconTransport, policy: BeaconRetryPolicy, logger: any ServerLogger,
+        burstHold: BurstHold = BurstHold()
+    ) {
+        self.burstHold = burstHold
         self.store = store
         self.transport = Locked(transport)
         self.policy = policy
@@ -63,6 +71,8 @@ final class BeaconSender: Sendable {
     /// the first call since the loop last paused signals it (a verification
     /// burst calls this thousands of times a second; one wake-up is enough).
     func wake() {
+        let now = Self.uptime
+        lastWake.withLock { $0 = now }
         let first = state.withLock { state -> Bool in
             defer { state.woken = true }
             return !state.woken
@@ -86,6 +96,24 @@ final class BeaconSender: Sendable {
 
     private var isStopping: Bool { state.withLock { $0.stopping } }
 
+    private static var uptime: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    /// Waits while `hold` says a burst of verifications holds sending.
+    private func waitOutBurst(_ hold: inout BurstHold) {
+        while !isStopping, hold.holds(at: Self.uptime, lastArrival: lastWake.withLock({ $0 })) {
+            rest(upTo: hold.gap)
+        }
+    }
+
+    /// Sleeps `seconds` or until stopped; unlike `pause`, new beacons do not
+    /// end it (mid-burst they come with every verification).
+    private func rest(upTo seconds: Double) {
+        condition.lock()
+        let deadline = Date().addingTimeInterval(seconds)
+        while !isStopping, condition.wait(until: deadline) {}
+        condition.unlock()
+    }
+
     /// Sleeps until woken, stopped, or `seconds` pass.
     private func pause(upTo seconds: Double) {
         condition.lock()
@@ -106,6 +134,7 @@ final class BeaconSender: Sendable {
     private func run() {
         BackgroundPriority.lowerCurrentThread(to: Self.niceness)
         var lastPurge = Date.distantPast
+        var hold = burstHold
         defer {
             condition.lock()
             state.withLock { $0.running = false }
@@ -122,6 +151,7 @@ final class BeaconSender: Sendable {
                     logger.message(.warning, "session purge: \(error.message)")
                 }
             }
+            waitOutBurst(&hold)
             let batch: [PodOutboxBeacon]
             do {
                 batch = try store.claimDueBeacons(
