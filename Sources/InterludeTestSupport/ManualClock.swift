@@ -80,6 +80,22 @@ public final class ManualClock: AdClock, @unchecked Sendable {
         for sleeper in due { sleeper.continuation.resume() }
     }
 
+    /// The next deadline; when there is none by `target` yet, first lets
+    /// tasks that have run again but not yet gone back to sleep get there,
+    /// for a few milliseconds of real time (on a loaded machine a task can
+    /// wait that long for a thread after it resumed), so the simulation does
+    /// not skip or end before a deadline that was about to be set.
+    @MainActor
+    private func nextDeadlineAfterStragglers(before target: TimeInterval) async -> TimeInterval? {
+        for _ in 0..<3 {
+            if let next = nextDeadline, next <= target { return next }
+            try? await Task.sleep(nanoseconds: 1_000_000)
+            await waitForWokenTasks()
+            for _ in 0..<30 { await Task.yield() }
+        }
+        return nextDeadline
+    }
+
     /// How many tasks woken by `advance` have not started running yet.
     public var wakingCount: Int { lock.withLock { woken.count } }
 
@@ -111,7 +127,7 @@ extension ManualClock {
         while true {
             await waitForWokenTasks()
             for _ in 0..<30 { await Task.yield() }
-            guard let next = nextDeadline, next <= target else { break }
+            guard let next = await nextDeadlineAfterStragglers(before: target), next <= target else { break }
             advance(to: next)
         }
         advance(to: target)
