@@ -73,4 +73,37 @@ import Testing
                 operation: { try await clock.sleep(for: 3600) })
         }
     }
+
+    /// A caller cancelled before the race starts gets `CancellationError`,
+    /// and the operation is never started: an HTTP client that ignores
+    /// cancellation would otherwise send a request the SDK has given up on.
+    @Test func anOperationIsNotStartedOnceTheRaceIsAlreadyOver() async throws {
+        let started = StartFlag()
+        let clock = SystemClock()
+        let caller = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await withDeadline(
+                clock.now + 3600, clock: clock, onTimeout: { HTTPClientError.timedOut },
+                operation: { () async throws -> Int in
+                    started.set()
+                    return 1
+                })
+        }
+        await #expect(throws: CancellationError.self) { try await caller.value }
+        // The operation's task, had it been started, runs on the pool within this time.
+        for _ in 0..<50 {
+            if started.isSet { break }
+            await Task.yield()
+            try? await Task.sleep(nanoseconds: 1_000_000)
+        }
+        #expect(!started.isSet)
+    }
+}
+
+/// A flag set from any thread; every access holds `lock`, so the unchecked conformance is sound.
+private final class StartFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
 }

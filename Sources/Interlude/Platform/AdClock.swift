@@ -148,7 +148,8 @@ private final class CancellableSleep: @unchecked Sendable {
 /// caller is cancelled. The loser of the race is cancelled, and it is not
 /// waited for: an operation that ignores cancellation cannot hold the
 /// caller past its deadline (a task group would wait for it), it runs on
-/// by itself until it returns, and what it returns is dropped.
+/// by itself until it returns, and what it returns is dropped. An operation
+/// whose race is over before it starts is not started.
 func withDeadline<T: Sendable>(
     _ deadline: TimeInterval, clock: any AdClock, onTimeout: @escaping @Sendable () -> Error,
     operation: @escaping @Sendable () async throws -> T
@@ -159,6 +160,10 @@ func withDeadline<T: Sendable>(
             race.begin(continuation)
             race.attach(
                 Task {
+                    // A race already over (the caller cancelled, or the deadline came
+                    // first) cancelled this task before it ran: the operation must not
+                    // start, since one that ignores cancellation would run to the end.
+                    guard !Task.isCancelled, !race.isOver else { return race.finish(.failure(CancellationError())) }
                     do { race.finish(.success(try await operation())) } catch { race.finish(.failure(error)) }
                 })
             race.attach(
@@ -195,6 +200,9 @@ private final class DeadlineRace<T: Sendable>: @unchecked Sendable {
         }
         if let early { continuation.resume(with: early) }
     }
+
+    /// True once the race has an outcome.
+    var isOver: Bool { lock.withLock { isFinished } }
 
     func attach(_ racer: Task<Void, Never>) {
         let finished = lock.withLock { () -> Bool in
