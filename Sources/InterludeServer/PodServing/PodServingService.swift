@@ -97,7 +97,7 @@ final class PodServingService: Sendable {
     func decision(
         for stream: PodStream, breakID: String, requestedDuration: Int, slate: PodDecisioner.Slate
     ) throws(HTTPError) -> PodBreakDecision {
-        let key = "\(stream.id)\n\(breakID)"
+        let key = Self.decisionKey(streamID: stream.id, breakID: breakID)
         if let cached = decisions[key] { return cached }
         let digest = PodEventID.breakDigest(streamID: stream.id, breakID: breakID)
         let deadline = Date().addingTimeInterval(Self.decisionWait)
@@ -132,12 +132,16 @@ final class PodServingService: Sendable {
         }
     }
 
+    /// The key of a break's decision in ``decisions``.
+    static func decisionKey(streamID: String, breakID: String) -> String { "\(streamID)\n\(breakID)" }
+
     /// Every written decision of a stream, documents included, from the store
     /// (the cache takes them without their documents).
     func writtenDecisions(of stream: PodStream) throws(HTTPError) -> [PodBreakDecision] {
         let stored = try Self.storeCall { () throws(StoreError) in try store.decisions(streamID: stream.id) }
         for decision in stored {
-            decisions.store(decision.withoutDocuments(), for: "\(stream.id)\n\(decision.breakID)")
+            decisions.store(
+                decision.withoutDocuments(), for: Self.decisionKey(streamID: stream.id, breakID: decision.breakID))
         }
         return stored
     }

@@ -65,7 +65,7 @@ final class VTPDecideAhead: Sendable {
     private let decide: @Sendable (Job, [String]) -> Void
     private let poll: @Sendable ([String]) -> Void
     private let now: @Sendable () -> Date
-    /// Stream IDs decided for so far (for tests and the benchmark's report).
+    /// (Stream, break) pairs handed to `decide` so far (tests read it).
     private let decidedCount = Locked(0)
 
     /// `decide` gets one job and a batch of its viewers' stream IDs, `poll`

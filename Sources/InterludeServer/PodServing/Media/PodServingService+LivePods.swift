@@ -62,7 +62,7 @@ extension PodServingService {
         }
         let decision = try decision(
             for: stream, breakID: pod.identifier.breakID, requestedDuration: pod.duration,
-            slate: podCatalog.podRules.slate == .fill ? .toRequestedDuration : .onlyWhenEmpty)
+            slate: liveSlate)
         guard decision.requestedDuration == pod.duration else {
             throw HTTPError(
                 status: 409,
@@ -198,31 +198,32 @@ extension PodServingService {
 }
 
 extension PodServingService {
+    /// How live pods fill with slate, from the catalog's pod rules.
+    var liveSlate: PodDecisioner.Slate { podCatalog.podRules.slate == .fill ? .toRequestedDuration : .onlyWhenEmpty }
+
     /// Decides live pods ahead of the reloads that will ask for them, in one
     /// store transaction: the decisions ``livePodDecision(_:stream:)`` makes
     /// on its own (the decisioner is deterministic, so a break gets the same
     /// pod whoever decides it), for pods not yet decided in this process.
     /// A pod already written (by a reload, or by another server) keeps its
-    /// written decision. Returns how many were written here.
-    @discardableResult
-    func decideLivePodsAhead(_ requests: [(pod: LivePodRequest, stream: PodStream)]) throws(HTTPError) -> Int {
-        guard !media.profiles.isEmpty else { return 0 }
-        let slate: PodDecisioner.Slate = podCatalog.podRules.slate == .fill ? .toRequestedDuration : .onlyWhenEmpty
+    /// written decision.
+    func decideLivePodsAhead(_ requests: [(pod: LivePodRequest, stream: PodStream)]) throws(HTTPError) {
+        guard !media.profiles.isEmpty else { return }
         let decidedAt = now()
         var made: [PodBreakDecision] = []
-        for (pod, stream) in requests where decisions["\(stream.id)\n\(pod.identifier.breakID)"] == nil {
+        for (pod, stream) in requests
+        where decisions[Self.decisionKey(streamID: stream.id, breakID: pod.identifier.breakID)] == nil {
             made.append(
                 decisioner.decide(
-                    stream: stream, breakID: pod.identifier.breakID, requestedDuration: pod.duration, slate: slate,
-                    at: decidedAt))
+                    stream: stream, breakID: pod.identifier.breakID, requestedDuration: pod.duration,
+                    slate: liveSlate, at: decidedAt))
         }
-        guard !made.isEmpty else { return 0 }
+        guard !made.isEmpty else { return }
         let stored = try Self.storeCall { () throws(StoreError) in try store.completeDecisions(made, at: decidedAt) }
-        var written = 0
-        for (mine, decision) in zip(made, stored) {
-            if decision.decidedAt == mine.decidedAt { written += 1 }
-            decisions.store(decision.withoutDocuments(), for: "\(decision.streamID)\n\(decision.breakID)")
+        for decision in stored {
+            decisions.store(
+                decision.withoutDocuments(),
+                for: Self.decisionKey(streamID: decision.streamID, breakID: decision.breakID))
         }
-        return written
     }
 }
