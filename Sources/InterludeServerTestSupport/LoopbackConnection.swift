@@ -52,7 +52,10 @@ public final class LoopbackConnection {
             var one: Int32 = 1
             setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
-        guard address.withSockAddr({ connect(descriptor, $0, address.length) }) == 0 else {
+        let connected = address.withSockAddr {
+            InterruptibleSocketCalls.connect(descriptor, $0, address.length, timeout: Double(timeoutSeconds))
+        }
+        guard connected == 0 else {
             let code = errno
             close(descriptor)
             throw LoopbackError("connect to \(host):\(port) failed", code: code)
@@ -73,7 +76,9 @@ public final class LoopbackConnection {
     public func send(_ bytes: [UInt8]) throws(LoopbackError) {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { systemSend(descriptor, $0.baseAddress, $0.count, noSignal) }
+            let sent = bytes[offset...].withUnsafeBytes { buffer in
+                InterruptibleSocketCalls.retrying { systemSend(descriptor, buffer.baseAddress, buffer.count, noSignal) }
+            }
             guard sent > 0 else { throw LoopbackError("send failed", code: errno) }
             offset += sent
         }
@@ -170,7 +175,9 @@ public final class LoopbackConnection {
     /// Reads more bytes into the buffer; false at end of stream.
     private func fill() throws(LoopbackError) -> Bool {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        let count = chunk.withUnsafeMutableBytes { bytes in
+            InterruptibleSocketCalls.retrying { recv(descriptor, bytes.baseAddress, bytes.count, 0) }
+        }
         if count < 0 { throw LoopbackError("recv failed", code: errno) }
         if count == 0 { return false }
         buffer += chunk.prefix(count)

@@ -30,6 +30,9 @@ final class KeyReader: @unchecked Sendable {
         source.setEventHandler {
             var buffer = [UInt8](repeating: 0, count: 64)
             let count = read(STDIN_FILENO, &buffer, buffer.count)
+            // A signal (a terminal resize, a child exiting) can interrupt the
+            // read; that is not the end of input, so keep listening.
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { return }
             guard count > 0 else {
                 source.cancel()  // end of input: keep playing, stop listening
                 return

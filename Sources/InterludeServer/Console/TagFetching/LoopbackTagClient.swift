@@ -10,12 +10,10 @@ import Interlude
 #if canImport(Glibc)
     private let streamSocket = Int32(SOCK_STREAM.rawValue)
     private let noSignal = Int32(MSG_NOSIGNAL)
-    private let systemConnect = Glibc.connect
     private let systemSend = Glibc.send
 #else
     private let streamSocket = SOCK_STREAM
     private let noSignal: Int32 = 0  // Darwin: SO_NOSIGPIPE on the socket instead
-    private let systemConnect = Darwin.connect
     private let systemSend = Darwin.send
 #endif
 
@@ -136,7 +134,7 @@ package struct LoopbackTagClient: HTTPClient {
             let descriptor = Self.socket(for: address, timeout: remaining)
             guard descriptor >= 0 else { continue }
             let connected = Self.withSockAddr(address, port: port) { pointer, length in
-                systemConnect(descriptor, pointer, length) == 0
+                InterruptibleSocketCalls.connect(descriptor, pointer, length, timeout: remaining) == 0
             }
             if connected { return descriptor }
             lastError = errno
@@ -212,7 +210,9 @@ package struct LoopbackTagClient: HTTPClient {
         var offset = 0
         while offset < bytes.count {
             guard deadline.timeIntervalSinceNow > 0 else { throw HTTPClientError.timedOut }
-            let sent = bytes[offset...].withUnsafeBytes { systemSend(socket, $0.baseAddress, $0.count, noSignal) }
+            let sent = bytes[offset...].withUnsafeBytes { buffer in
+                InterruptibleSocketCalls.retrying { systemSend(socket, buffer.baseAddress, buffer.count, noSignal) }
+            }
             guard sent > 0 else {
                 if errno == EAGAIN || errno == EWOULDBLOCK { throw HTTPClientError.timedOut }
                 throw HTTPClientError.unreachable("send failed: \(String(cString: strerror(errno)))")

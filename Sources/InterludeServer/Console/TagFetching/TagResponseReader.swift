@@ -103,7 +103,9 @@ struct TagResponseReader {
         guard remaining > 0 else { throw HTTPClientError.timedOut }
         LoopbackTagClient.setTimeout(socket, remaining)
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+        let count = chunk.withUnsafeMutableBytes { bytes in
+            InterruptibleSocketCalls.retrying { recv(socket, bytes.baseAddress, bytes.count, 0) }
+        }
         if count < 0 {
             if errno == EAGAIN || errno == EWOULDBLOCK { throw HTTPClientError.timedOut }
             throw HTTPClientError.unreachable("receive failed: \(String(cString: strerror(errno)))")

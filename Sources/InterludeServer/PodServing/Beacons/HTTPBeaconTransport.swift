@@ -9,12 +9,10 @@ import Foundation
 #if canImport(Glibc)
     private let streamSocket = Int32(SOCK_STREAM.rawValue)
     private let noSignal = Int32(MSG_NOSIGNAL)
-    private let systemConnect = Glibc.connect
     private let systemSend = Glibc.send
 #else
     private let streamSocket = SOCK_STREAM
     private let noSignal: Int32 = 0  // Darwin: SO_NOSIGPIPE on the socket instead
-    private let systemConnect = Darwin.connect
     private let systemSend = Darwin.send
 #endif
 
@@ -123,7 +121,11 @@ public final class HTTPBeaconTransport: BeaconTransport {
             let socket = Self.makeSocket(family: address.pointee.ai_family, timeout: timeout)
             if socket >= 0 {
                 // SO_SNDTIMEO bounds connect too (Linux and Darwin).
-                if systemConnect(socket, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 { return socket }
+                if InterruptibleSocketCalls.connect(
+                    socket, address.pointee.ai_addr, address.pointee.ai_addrlen, timeout: timeout) == 0
+                {
+                    return socket
+                }
                 lastError = errno
                 close(socket)
             }
@@ -149,7 +151,9 @@ public final class HTTPBeaconTransport: BeaconTransport {
     private func write(_ bytes: [UInt8], to socket: Int32) throws(BeaconTransportError) {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { systemSend(socket, $0.baseAddress, $0.count, noSignal) }
+            let sent = bytes[offset...].withUnsafeBytes { buffer in
+                InterruptibleSocketCalls.retrying { systemSend(socket, buffer.baseAddress, buffer.count, noSignal) }
+            }
             guard sent > 0 else { throw BeaconTransportError("send failed: \(String(cString: strerror(errno)))") }
             offset += sent
         }
@@ -232,7 +236,9 @@ private struct ResponseReader {
     /// Reads more; false at end of stream.
     private mutating func fill() throws(BeaconTransportError) -> Bool {
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+        let count = chunk.withUnsafeMutableBytes { bytes in
+            InterruptibleSocketCalls.retrying { recv(socket, bytes.baseAddress, bytes.count, 0) }
+        }
         if count < 0 { throw BeaconTransportError("recv failed: \(String(cString: strerror(errno)))") }
         if count == 0 { return false }
         buffer += chunk.prefix(count)
