@@ -32,7 +32,8 @@ extension InspectionReport {
             }
         } else if let error = resolution.error {
             report.kind = "invalid"
-            report.error = Problem(severity: "error", code: error.code.rawValue, message: error.message)
+            report.error = Problem(
+                severity: "error", code: error.code.rawValue, message: error.message ?? error.description)
         } else {
             report.resolvedAds = resolution.ads.map(AdReport.init(resolved:))
             report.playable = report.resolvedAds?.contains(where: \.playable) ?? false

@@ -214,7 +214,7 @@ struct StreamIntegrationTests {
         let failure = try #require(stack.recorder.failed.first)
         #expect(failure.adError.code.rawValue == 1020)
         #expect(failure.adError.type == .loadingFailed)
-        #expect(failure.adError.message.contains("fault route: status 500 as asked"), "\(failure.adError.message)")
+        #expect(failure.adError.message?.contains("fault route: status 500 as asked") == true, "\(failure.adError)")
         #expect(failure.userContext as? String == "it")
         let registrations = stack.http.exchanges.filter { $0.url.contains("/faults/status/500/") }
         #expect(registrations.map(\.status) == [500])

@@ -302,7 +302,7 @@ struct AdBreakMachineTests {
         #expect(machine.run(.displayLoaded).contains(.startLoadTimer(8)))
         let timedOut = machine.run(.loadTimedOut)
         #expect(timedOut.errors.map(\.code) == [.vastMediaLoadTimeout])
-        #expect(timedOut.errors.first?.message.contains("did not start playing") == true)
+        #expect(timedOut.errors.first?.message?.contains("did not start playing") == true)
         #expect(timedOut.beaconURLs == ["http://127.0.0.1:9/err/1?c=402"])
         #expect(machine.currentAd?.adID == "ad2")
     }

@@ -106,8 +106,8 @@ struct StreamRegistrationTests {
         ])
         let error = await loadError(harness, harness.request(live: true))
         #expect(error?.code == .streamInitializationFailed)
-        #expect(error?.message.contains("unknown custom asset key 'interlude-live'") == true)
-        #expect(error?.message.contains("400") == true)
+        #expect(error?.message?.contains("unknown custom asset key 'interlude-live'") == true)
+        #expect(error?.message?.contains("400") == true)
     }
 
     @Test func aRegistrationThatNeverAnswersIs301AfterTheTimeout() async {
@@ -146,7 +146,7 @@ struct StreamRegistrationTests {
         let harness = StreamHarness(routes: [StreamFixtures.liveRegistrationURL: .body(body)])
         let error = await loadError(harness, harness.request(live: true))
         #expect(error?.code == .streamInitializationFailed)
-        #expect(error?.message.contains(reason) == true)
+        #expect(error?.message?.contains(reason) == true)
     }
 
     @Test func anUnreachableServerIs1020() async {
@@ -199,7 +199,7 @@ struct StreamRegistrationTests {
         await harness.clock.simulate(for: 0.1)
         let failure = try #require(harness.recorder.failed.first)
         #expect(failure.adError.code == .streamInitializationFailed)
-        #expect(failure.adError.message.contains("boom"))
+        #expect(failure.adError.message?.contains("boom") == true)
         #expect(failure.userContext as? Int == 7)
         #expect(harness.display.commands == ["loadStream http://127.0.0.1:9/backup.m3u8", "play"])
     }
@@ -209,7 +209,7 @@ struct StreamRegistrationTests {
         let request = harness.request(live: true)
         request.backupStreamURL = URL(string: "http://127.0.0.1:9/backup.m3u8")
         let error = await loadError(harness, request)
-        #expect(error?.message.contains("no message") == true)
+        #expect(error?.message?.contains("no message") == true)
         #expect(harness.display.commands.isEmpty)
     }
 }

@@ -70,7 +70,7 @@ final class SeedViewController: AdsLoaderDelegate, StreamManagerDelegate {
     }
 
     func adsLoader(_ loader: AdsLoader, failedWith adErrorData: AdLoadingErrorData) {
-        events.append("Error loading DAI stream. Error message: \(adErrorData.adError.message)")
+        events.append("Error loading DAI stream. Error message: \(adErrorData.adError.message!)")
         backupPlayed = true
     }
 
@@ -97,7 +97,9 @@ final class SeedViewController: AdsLoaderDelegate, StreamManagerDelegate {
     }
 
     func streamManager(_ streamManager: StreamManager, didReceive error: AdError) {
-        events.append("StreamManager error with type: \(error.type) code: \(error.code) message: \(error.message)")
+        events.append(
+            "StreamManager error with type: \(error.type) code: \(error.code) message: \(error.message ?? "Unknown Error")"
+        )
     }
 }
 

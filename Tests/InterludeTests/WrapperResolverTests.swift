@@ -120,7 +120,7 @@ struct WrapperResolverTests {
         let result = await makeResolver(http) { $0.maxRedirects = 10 }.resolve(
             tagURL: URL(string: "\(testBase)/a")!, timeout: 8)
         #expect(result.error?.code == .vastTooManyRedirects)
-        #expect(result.error?.message.contains("wrapper loop") == true)
+        #expect(result.error?.message?.contains("wrapper loop") == true)
         #expect(http.requestedURLs == ["\(testBase)/a", "\(testBase)/b"])
     }
 
@@ -168,7 +168,7 @@ struct WrapperResolverTests {
         let result = await task.value
         #expect(result.error?.code == .vastLoadTimeout)
         #expect(result.hops.first?.duration == 8)
-        #expect(result.error?.message.contains("no answer within 8 s") == true)
+        #expect(result.error?.message?.contains("no answer within 8 s") == true)
     }
 
     @Test func eachWrapperHopGetsTheWrapperTimeout() async throws {

@@ -72,9 +72,12 @@ public struct AdError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var type: ErrorType
     public var code: Code
-    public var message: String
+    /// A brief description of the error (IMA: `IMAAdError.message`, optional
+    /// there too, so the seed's `adError.message!` and `message ?? "…"`
+    /// read as in IMA). Every error the SDK makes has one.
+    public var message: String?
 
-    public init(type: ErrorType, code: Code, message: String) {
+    public init(type: ErrorType, code: Code, message: String?) {
         self.type = type
         self.code = code
         self.message = message
@@ -91,7 +94,7 @@ public struct AdError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "AdError \(code.rawValue) (\(type.rawValue)): \(message)" }
+    public var description: String { "AdError \(code.rawValue) (\(type.rawValue)): \(message ?? "no message")" }
 }
 
 extension AdError {

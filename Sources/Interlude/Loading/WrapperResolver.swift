@@ -191,7 +191,7 @@ struct WrapperResolver: Sendable {
             (document, childURL) = try await fetchDocument(
                 target, depth: chain.count, timeout: settings.wrapperLoadTimeout, context)
         } catch {
-            return fail(error.code, error.message)
+            return fail(error.code, error.message ?? error.description)
         }
         guard case .vast(let child) = document else {
             return fail(.vastMalformedResponse, "wrapper target \(target.absoluteString) is a VMAP document, not VAST")

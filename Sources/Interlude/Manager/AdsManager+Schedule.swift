@@ -111,7 +111,9 @@ extension AdsManager {
             emit(
                 AdEvent(
                     type: .adBreakFetchError,
-                    adData: ["errorCode": String(error.code.rawValue), "message": error.message, "breakId": slot.name]))
+                    adData: [
+                        "errorCode": String(error.code.rawValue), "message": error.message ?? "", "breakId": slot.name,
+                    ]))
             delegateIfOpen?.adsManager(self, didReceive: error)
             continueAfterBreak()
             return

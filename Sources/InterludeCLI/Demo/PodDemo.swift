@@ -173,7 +173,8 @@ enum PodDemo {
         var problems = extraProblems
         for error in session.errors {
             problems.append(
-                PodStreamReport.Problem(what: "error \(error.code.rawValue): \(error.message)", owed: 0, got: 1))
+                PodStreamReport.Problem(
+                    what: "error \(error.code.rawValue): \(error.message ?? "no message")", owed: 0, got: 1))
         }
         return PodStreamReport(
             label: label, streamID: streamID, decisions: decisions, appEvents: session.received.map(\.event),

@@ -70,7 +70,7 @@ final class PlaySession: AdsManagerDelegate {
             guard let loaded = try await loader.loadAds(with: request).adsManager else { return 1 }
             manager = loaded
         } catch {
-            output.failure("could not load ads: error \(error.code.rawValue): \(error.message)")
+            output.failure("could not load ads: error \(error.code.rawValue): \(error.message ?? "no message")")
             return 1
         }
         self.manager = manager
@@ -193,9 +193,9 @@ final class PlaySession: AdsManagerDelegate {
     }
 
     func adsManager(_ adsManager: AdsManager, didReceive error: AdError) {
-        lastEvent = "error \(error.code.rawValue): \(error.message)"
+        lastEvent = "error \(error.code.rawValue): \(error.message ?? "no message")"
         if options.json {
-            output.jsonLine(["type": "error", "code": String(error.code.rawValue), "message": error.message])
+            output.jsonLine(["type": "error", "code": String(error.code.rawValue), "message": error.message ?? ""])
         }
         redraw()
     }

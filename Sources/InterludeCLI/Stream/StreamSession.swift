@@ -131,7 +131,8 @@ final class StreamSession: StreamManagerDelegate {
             manager = loaded
         } catch {
             report(error)
-            output.failure("could not register the stream: error \(error.code.rawValue): \(error.message)")
+            output.failure(
+                "could not register the stream: error \(error.code.rawValue): \(error.message ?? "no message")")
             return 1
         }
         self.manager = manager
@@ -307,7 +308,7 @@ final class StreamSession: StreamManagerDelegate {
 
     func streamManager(_ streamManager: StreamManager, didReceive error: AdError) {
         report(error)
-        lastEvent = "error \(error.code.rawValue): \(error.message)"
+        lastEvent = "error \(error.code.rawValue): \(error.message ?? "no message")"
         // The stream itself cannot play (400) or its timeline cannot be had (1020): nothing more will come.
         if error.code == .videoPlayError || error.code == .streamInitializationFailed {
             exitCode = 1
@@ -328,7 +329,7 @@ final class StreamSession: StreamManagerDelegate {
     private func report(_ error: AdError) {
         errors.append(error)
         if options.json {
-            output.jsonLine(["type": "error", "code": String(error.code.rawValue), "message": error.message])
+            output.jsonLine(["type": "error", "code": String(error.code.rawValue), "message": error.message ?? ""])
         }
     }
 
