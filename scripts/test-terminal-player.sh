@@ -13,7 +13,20 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 interlude=${1:-.build/debug/interlude}
 work=$(mktemp -d)
-session="interlude-play-$$"
+# A tmux server of our own (not the user's), and a new session made before the
+# previous one is killed: a server whose last session ends exits, and a
+# `new-session` that meets it exiting fails with "server exited unexpectedly"
+# (seen in CI).
+tmux() { command tmux -L "interlude-test-$$" "$@"; }
+session="interlude-play-$$-0"
+session_count=0
+new_session() {  # width height command
+    local previous=$session
+    session_count=$((session_count + 1))
+    session="interlude-play-$$-$session_count"
+    tmux new-session -d -s "$session" -x "$1" -y "$2" "$3"
+    tmux kill-session -t "$previous" 2>/dev/null || true
+}
 cleanup() {
     tmux kill-session -t "$session" 2>/dev/null || true
     [ -n "${server_pid:-}" ] && kill "$server_pid" 2>/dev/null || true
@@ -55,7 +68,7 @@ expect() {  # description pattern timeout-seconds [grep mode: -F fixed (default)
     return 1
 }
 
-tmux new-session -d -s "$session" -x 100 -y 20 "$interlude play --speed 2 --content-duration 6 '$tag'; sleep 60"
+new_session 100 20 "$interlude play --speed 2 --content-duration 6 '$tag'; sleep 60"
 expect "the countdown shows the pod position" "Ad 1 of 2 (" 20 || true
 expect "the skip button counts down" "( Skip this ad in " 10 || true
 expect "the skip button enables after the offset" "[ Skip ad (s) ]" 10 || true
@@ -71,17 +84,15 @@ else
     passed=$((passed + 1))
 fi
 expect "the player finishes after the content" "done" 30 || true
-tmux kill-session -t "$session" 2>/dev/null || true
 
 # Ctrl-C ends `interlude play` as q does: status 130 and the terminal's echo
 # back on (it used to die in raw mode and leave the terminal without echo).
-tmux new-session -d -s "$session" -x 100 -y 20 \
+new_session 100 20 \
     "$interlude play --content-duration 600 '$tag'; echo play-exit=\$?; stty -a | tr ' ;' '\n\n' | grep -qx echo && echo echo-on || echo echo-off; sleep 60"
 expect "play shows the ad before Ctrl-C" "Ad 1 of 2 (" 20 || true
 tmux send-keys -t "$session" C-c
 expect "Ctrl-C ends play with status 130" "play-exit=130" 15 || true
 expect "the terminal's echo is on again after Ctrl-C" "echo-on" 5 || true
-tmux kill-session -t "$session" 2>/dev/null || true
 
 # `interlude stream` against a server with stream media (first run: ffmpeg, about a minute).
 stream_data=${STREAM_DATA:-$work/stream-data}
@@ -100,7 +111,7 @@ if [ -z "$stream_base" ]; then
     tail -n 20 "$work/stream-serve.log"
     failed=$((failed + 1))
 else
-    tmux new-session -d -s "$session" -x 110 -y 12 \
+    new_session 110 12 \
         "$interlude stream vod test-film --server '$stream_base'; echo stream-exit=\$?; sleep 60"
     # A pod of one ad counts down "Ad (5s)", a longer pod "Ad 1 of 2 (5s)"; the
     # decisioner fills each viewer's pods differently, so either may come.
