@@ -102,6 +102,50 @@ import Testing
         #expect(CueMarkerValue.continuation("5.005/177.100,SignalID=").duration == 177.1)
     }
 
+    /// AWS Elemental MediaLive's "Adobe" style writes one EXT-X-CUE with the
+    /// avail's duration (quoted) and nothing after it: the break ends there.
+    @Test func mediaLiveAdobeCueEndsAtItsDuration() throws {
+        let playlist = try Fixture.media("AdMarkers/medialive-adobe.m3u8")
+        #expect(playlist.adBreaks.count == 1)
+        let adBreak = try #require(playlist.adBreaks.first)
+        #expect(adBreak.style == .adobeCue)
+        #expect(adBreak.plannedDuration == 12.012)
+        #expect(adBreak.segmentRange == 1..<3)
+        #expect(adBreak.isComplete)
+        #expect(abs(adBreak.startTime - 6.006) < 1e-9)
+        let start = try #require(adBreak.startDate)
+        #expect(abs(start.timeIntervalSince(Fixture.date("2024-05-01T12:00:06.006Z"))) < 0.000_001)
+    }
+
+    /// Adobe Primetime: a SpliceOut with no duration, CUE-CONT with the elapsed
+    /// time, and a SpliceIn that ends the break (Adobe's documented sample).
+    @Test func primetimeSpliceOutRunsToItsSpliceIn() throws {
+        let playlist = try Fixture.media("AdMarkers/primetime-cue-cont.m3u8")
+        #expect(playlist.adBreaks.count == 1)
+        let adBreak = try #require(playlist.adBreaks.first)
+        #expect(adBreak.style == .adobeCue)
+        #expect(adBreak.plannedDuration == nil)
+        #expect(adBreak.segmentRange == 2..<5)
+        #expect(abs((adBreak.actualDuration ?? 0) - 25.6) < 1e-9)
+        #expect(adBreak.isComplete)
+        #expect(CueMarkerValue.adobeCue("TYPE=SpliceOut,ID=1,DURATION=0,TIME=1") == .spliceOut(duration: nil))
+        #expect(CueMarkerValue.adobeCue("TYPE=SpliceInsert,ID=a1,TIME=10.5") == .other)
+        #expect(CueMarkerValue.adobeCue("ID=1") == .other)
+        #expect(CueMarkerValue.adobeCue(nil) == .other)
+    }
+
+    @Test func aWindowThatBeginsInsideAnAdobeBreakStartsItWhereTheElapsedTimeSays() throws {
+        let playlist = try Fixture.media("AdMarkers/primetime-window-inside-break.m3u8")
+        #expect(playlist.adBreaks.count == 1)
+        let adBreak = try #require(playlist.adBreaks.first)
+        #expect(adBreak.style == .adobeCue)
+        #expect(!adBreak.startsInPlaylist)
+        #expect(abs(adBreak.startTime + 5.8) < 1e-9)
+        #expect(adBreak.plannedDuration == 25.6)
+        #expect(adBreak.segmentRange == 0..<2)
+        #expect(adBreak.isComplete)
+    }
+
     @Test func oneAvailMarkedTwiceIsOneBreakAndALaterCueOutEndsIt() throws {
         let breaks = try Fixture.media("AdMarkers/overlapping-daterange-and-cue.m3u8").adBreaks
         #expect(breaks.map(\.style) == [.dateRange, .cueOut])

@@ -17,6 +17,10 @@ public struct AdMarkerStyle: Sendable, Hashable, Codable, CustomStringConvertibl
     public static let oatcls = AdMarkerStyle("oatcls")
     /// `EXT-X-SPLICEPOINT-SCTE35` alone.
     public static let splicePoint = AdMarkerStyle("splicePoint")
+    /// `EXT-X-CUE:TYPE=SpliceOut` … (`EXT-X-CUE-CONT`) … `EXT-X-CUE:TYPE=SpliceIn`:
+    /// Adobe's markers (AWS Elemental MediaLive's "Adobe" style writes only
+    /// the first, with the break's `DURATION`).
+    public static let adobeCue = AdMarkerStyle("adobeCue")
     /// An interstitial DATERANGE, `CLASS="com.apple.hls.interstitial"`.
     public static let interstitial = AdMarkerStyle("interstitial")
 

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Finds the breaks marked by CUE-OUT / CUE-OUT-CONT / CUE-IN and by
-/// EXT-OATCLS-SCTE35 or EXT-X-SPLICEPOINT-SCTE35, one segment's tags at a time.
+/// Finds the breaks marked by CUE-OUT / CUE-OUT-CONT / CUE-IN, by Adobe's
+/// EXT-X-CUE / EXT-X-CUE-CONT and by EXT-OATCLS-SCTE35 or
+/// EXT-X-SPLICEPOINT-SCTE35, one segment's tags at a time.
 ///
 /// A break ends at its CUE-IN (or a SCTE-35 payload that returns to the
 /// network); without one, at the first segment boundary that reaches its
@@ -31,6 +32,15 @@ struct CueBreakScanner {
                 continueBreak(tag, at: index)
             } else if tag.hasName(HLSTagName.cueIn) {
                 close(at: index, scte35In: nil)
+            } else if tag.hasName(HLSTagName.adobeCue) {
+                switch CueMarkerValue.adobeCue(tag.valueText) {
+                case .spliceOut(let duration):
+                    start(.adobeCue, at: index, planned: duration, payload: nil, line: tag.line)
+                case .spliceIn: close(at: index, scte35In: nil)
+                case .other: break
+                }
+            } else if tag.hasName(HLSTagName.adobeCueCont) {
+                continueBreak(tag, at: index, style: .adobeCue)
             } else if tag.hasName(HLSTagName.oatclsSCTE35) || tag.hasName(HLSTagName.splicePointSCTE35) {
                 payloadTags.append(tag)
             } else if tag.hasName(HLSTagName.asset) {
@@ -93,7 +103,7 @@ struct CueBreakScanner {
     /// break that began before the playlist (its start is the elapsed time
     /// back from here). One that continues a break already ended here
     /// (by duration) is not a new break.
-    private mutating func continueBreak(_ tag: HLSTag, at index: Int) {
+    private mutating func continueBreak(_ tag: HLSTag, at index: Int, style: AdMarkerStyle = .cueOut) {
         if let openIndex {
             // Read only when the CUE-OUT gave no duration: one of these follows every break segment.
             if breaks[openIndex].plannedDuration == nil {
@@ -108,7 +118,7 @@ struct CueBreakScanner {
         }
         let payload = tag.valueText.flatMap { CueMarkerValue.field("SCTE35", in: $0) }.flatMap(
             MediaPlaylist.payloadBytes)
-        start(.cueOut, at: index, planned: duration, payload: payload, line: tag.line, elapsed: elapsed ?? 0)
+        start(style, at: index, planned: duration, payload: payload, line: tag.line, elapsed: elapsed ?? 0)
     }
 
     /// Segment boundaries within this of the planned end count as reaching it

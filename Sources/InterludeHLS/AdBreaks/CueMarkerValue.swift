@@ -1,7 +1,9 @@
 /// Reads the values of the non-standard CUE markers, whose syntax varies by
 /// packager: `#EXT-X-CUE-OUT:30`, `#EXT-X-CUE-OUT:DURATION=30`,
 /// `#EXT-X-CUE-OUT:177.100,SignalID=…` (Adobe), `#EXT-X-CUE-OUT-CONT:ElapsedTime=5,Duration=30,SCTE35=…`
-/// (MediaTailor, Elemental SCTE-35 enhanced), `#EXT-X-CUE-OUT-CONT: 8.308/30` (Elemental).
+/// (MediaTailor, Elemental SCTE-35 enhanced), `#EXT-X-CUE-OUT-CONT: 8.308/30` (Elemental),
+/// `#EXT-X-CUE:DURATION="201.467",ID="0",TYPE="SpliceOut",TIME="414.171"` and
+/// `#EXT-X-CUE-CONT:ID=1,AVAIL-DUR-ELAPSED=5.8` (Adobe).
 enum CueMarkerValue {
     /// The duration of a CUE-OUT, nil when it has none.
     static func duration(_ text: String?) -> Double? {
@@ -23,14 +25,33 @@ enum CueMarkerValue {
             return (elapsed, decimal(total))
         }
         return (
-            field("ELAPSEDTIME", in: text).flatMap(decimal),
+            (field("ELAPSEDTIME", in: text) ?? field("AVAIL-DUR-ELAPSED", in: text)).flatMap(decimal),
             field("DURATION", in: text).flatMap(decimal)
         )
     }
 
+    /// What an Adobe `EXT-X-CUE` does: start a break (`TYPE=SpliceOut`, with
+    /// its `DURATION` when known: 0 or none means not known), end one
+    /// (`TYPE=SpliceIn`), or nothing (`SpliceInsert` marks a splice point
+    /// that opens no break, or an unknown type).
+    enum AdobeCue: Equatable {
+        case spliceOut(duration: Double?)
+        case spliceIn
+        case other
+    }
+
+    static func adobeCue(_ text: String?) -> AdobeCue {
+        guard let text, let type = field("TYPE", in: text) else { return .other }
+        if type.caseInsensitiveEquals("SpliceOut") {
+            let duration = field("DURATION", in: text).flatMap(decimal)
+            return .spliceOut(duration: duration.flatMap { $0.isFinite && $0 > 0 ? $0 : nil })
+        }
+        return type.caseInsensitiveEquals("SpliceIn") ? .spliceIn : .other
+    }
+
     /// A decimal with the blanks some packagers write around it. The plain
     /// form is tried first: a live window holds one of these per segment.
-    private static func decimal(_ text: String) -> Double? {
+    static func decimal(_ text: String) -> Double? {
         if let value = HLSNumberFormat.parseDecimal(text) { return value }
         let trimmed = Substring(text).trimmingWhitespace()
         return trimmed.utf8.count == text.utf8.count ? nil : HLSNumberFormat.parseDecimal(String(trimmed))
@@ -50,6 +71,12 @@ enum CueMarkerValue {
             return String(value)
         }
         return nil
+    }
+}
+
+extension String {
+    fileprivate func caseInsensitiveEquals(_ other: String) -> Bool {
+        utf8.count == other.utf8.count && lowercased() == other.lowercased()
     }
 }
 

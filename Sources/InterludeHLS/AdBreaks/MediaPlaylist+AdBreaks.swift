@@ -3,7 +3,7 @@ import Foundation
 extension MediaPlaylist {
     /// The ad breaks of the playlist in start-time order, whatever their
     /// marker style: CUE-OUT/CUE-OUT-CONT/CUE-IN, EXT-OATCLS-SCTE35,
-    /// EXT-X-SPLICEPOINT-SCTE35, DATERANGE with SCTE35-OUT/IN or a
+    /// EXT-X-SPLICEPOINT-SCTE35, Adobe's EXT-X-CUE/EXT-X-CUE-CONT, DATERANGE with SCTE35-OUT/IN or a
     /// SCTE35-CMD that starts or ends a break, and interstitial DATERANGEs.
     ///
     /// Every case has one answer:
@@ -92,7 +92,8 @@ extension AdMarkerStyle {
         case .cueOut: return 1
         case .oatcls: return 2
         case .splicePoint: return 3
-        default: return 4
+        case .adobeCue: return 4
+        default: return 5
         }
     }
 }

@@ -77,5 +77,11 @@ public enum HLSTagName {
     public static let splicePointSCTE35 = "EXT-X-SPLICEPOINT-SCTE35"
     /// `#EXT-X-ASSET`.
     public static let asset = "EXT-X-ASSET"
+    /// `#EXT-X-CUE` (Adobe markers: `TYPE=SpliceOut,ID=…,DURATION=…,TIME=…`,
+    /// as AWS Elemental MediaLive's "Adobe" style and Adobe Primetime write them).
+    public static let adobeCue = "EXT-X-CUE"
+    /// `#EXT-X-CUE-CONT` (Adobe Primetime: `ID=…,AVAIL-DUR-ELAPSED=…` on each
+    /// later segment of the break).
+    public static let adobeCueCont = "EXT-X-CUE-CONT"
 
 }

@@ -78,6 +78,8 @@ enum HLSTagCatalog {
         (HLSTagName.oatclsSCTE35, [.media, .segment]),
         (HLSTagName.splicePointSCTE35, [.media, .segment]),
         (HLSTagName.asset, [.attributeList, .media, .segment]),
+        (HLSTagName.adobeCue, [.media, .segment]),
+        (HLSTagName.adobeCueCont, [.media, .segment]),
     ]
 
     /// Entries grouped by name length.

@@ -63,8 +63,9 @@ struct OriginWindow {
     /// Seconds from the window's start to boundary `index`.
     func time(at index: Int) -> Double { playlist.boundaryTime(index) }
 
-    /// The first boundary carrying a break's end: CUE-IN, a DATERANGE with
-    /// SCTE35-IN, or an OATCLS / SPLICEPOINT payload that returns to the network.
+    /// The first boundary carrying a break's end: CUE-IN, an Adobe
+    /// `EXT-X-CUE:TYPE=SpliceIn`, a DATERANGE with SCTE35-IN, or an OATCLS /
+    /// SPLICEPOINT payload that returns to the network.
     func firstEndMarker() -> Int? { prepared.firstEndMarker }
 
     static func firstEndMarker(in playlist: MediaPlaylist) -> Int? {
@@ -73,6 +74,9 @@ struct OriginWindow {
             let tags = index < count ? playlist.segments[index].tags : playlist.trailingTags
             for tag in tags where !tag.isComment {
                 if tag.hasName(HLSTagName.cueIn) { return index }
+                if tag.hasName(HLSTagName.adobeCue), CueMarkerValue.adobeCue(tag.valueText) == .spliceIn {
+                    return index
+                }
                 if tag.hasName(HLSTagName.dateRange), tag.attributes["SCTE35-IN"] != nil { return index }
                 if tag.hasName(HLSTagName.oatclsSCTE35) || tag.hasName(HLSTagName.splicePointSCTE35),
                     let bytes = tag.valueText.flatMap(MediaPlaylist.payloadBytes),
@@ -111,12 +115,13 @@ struct OriginWindow {
 
 extension HLSTag {
     /// The origin's ad markers, which the live timeline drops unless they pass
-    /// through: CUE-OUT/-CONT/-IN, OATCLS, SPLICEPOINT, ASSET and DATERANGEs
+    /// through: CUE-OUT/-CONT/-IN, Adobe's CUE/CUE-CONT, OATCLS, SPLICEPOINT, ASSET and DATERANGEs
     /// that carry SCTE-35 (interstitials and other DATERANGEs stay).
     var isSourceAdMarker: Bool {
         if isComment { return false }
         if hasName(HLSTagName.cueOut) || hasName(HLSTagName.cueOutCont) || hasName(HLSTagName.cueIn)
             || hasName(HLSTagName.oatclsSCTE35) || hasName(HLSTagName.splicePointSCTE35) || hasName(HLSTagName.asset)
+            || hasName(HLSTagName.adobeCue) || hasName(HLSTagName.adobeCueCont)
         {
             return true
         }

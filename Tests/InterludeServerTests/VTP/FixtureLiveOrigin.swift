@@ -25,6 +25,13 @@ struct FixtureLiveOrigin: Sendable {
         case oatcls
         /// EXT-X-SPLICEPOINT-SCTE35 alone.
         case splicePoint
+        /// AWS Elemental MediaLive's "Adobe" style: one
+        /// `#EXT-X-CUE:DURATION="8.000",ID="…",TYPE="SpliceOut",TIME="…"`, no
+        /// continuation and no end marker.
+        case adobe
+        /// Adobe Primetime: `#EXT-X-CUE:TYPE=SpliceOut,ID=…,TIME=…` (duration not
+        /// known), `#EXT-X-CUE-CONT:ID=…,AVAIL-DUR-ELAPSED=…`, `#EXT-X-CUE:TYPE=SpliceIn,…`.
+        case adobePrimetime
         /// `#EXT-X-CUE-OUT` with no duration that never closes.
         case neverCloses
         /// A 16 s CUE-OUT break with another 8 s CUE-OUT starting inside it.
@@ -116,12 +123,19 @@ struct FixtureLiveOrigin: Sendable {
                         "#EXT-X-DATERANGE:ID=\"splice-\(adBreak.start)\",START-DATE=\"\(HLSDateFormat.format(date(adBreak.start)))\",PLANNED-DURATION=\(total),SCTE35-OUT=\(out.hexEncoded)\n"
                 case .oatcls: text += "#EXT-OATCLS-SCTE35:\(out.base64Encoded)\n"
                 case .splicePoint: text += "#EXT-X-SPLICEPOINT-SCTE35:\(out.base64Encoded)\n"
+                case .adobe:
+                    text +=
+                        "#EXT-X-CUE:DURATION=\"\(total)\",ID=\"\(eventID)\",TYPE=\"SpliceOut\",TIME=\"\(Double(adBreak.start) * Self.segmentDuration)\"\n"
+                case .adobePrimetime:
+                    text +=
+                        "#EXT-X-CUE:TYPE=SpliceOut,ID=\(eventID),TIME=\(Double(adBreak.start) * Self.segmentDuration)\n"
                 }
             }
             if n > adBreak.start, n < adBreak.start + adBreak.length {
                 let elapsed = String(format: "%.3f", Double(n - adBreak.start) * Self.segmentDuration)
                 switch style {
                 case .elemental: text += "#EXT-X-CUE-OUT-CONT:\(elapsed)/\(Int(duration))\n"
+                case .adobePrimetime: text += "#EXT-X-CUE-CONT:ID=\(eventID),AVAIL-DUR-ELAPSED=\(elapsed)\n"
                 case .scte35Enhanced:
                     text += "#EXT-X-CUE-OUT-CONT:ElapsedTime=\(elapsed),Duration=\(total),SCTE35=\(out.base64Encoded)\n"
                 default: break
@@ -136,7 +150,10 @@ struct FixtureLiveOrigin: Sendable {
                         "#EXT-X-DATERANGE:ID=\"splice-\(adBreak.start)\",START-DATE=\"\(HLSDateFormat.format(date(adBreak.start)))\",DURATION=\(total),SCTE35-IN=\(back.hexEncoded)\n"
                 case .oatcls: text += "#EXT-OATCLS-SCTE35:\(back.base64Encoded)\n"
                 case .splicePoint: text += "#EXT-X-SPLICEPOINT-SCTE35:\(back.base64Encoded)\n"
-                case .neverCloses: break
+                case .adobePrimetime:
+                    text +=
+                        "#EXT-X-CUE:TYPE=SpliceIn,ID=\(eventID),TIME=\(Double(adBreak.start + adBreak.length) * Self.segmentDuration)\n"
+                case .neverCloses, .adobe: break
                 }
             }
         }
