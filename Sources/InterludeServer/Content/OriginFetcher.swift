@@ -20,14 +20,29 @@ public struct OriginFetcher: Sendable {
         self.maxSize = maxSize
     }
 
-    /// The multivariant playlist at `url`, variant and rendition URIs made absolute.
+    /// The multivariant playlist at `url`: its variables resolved (EXT-X-DEFINE,
+    /// QUERYPARAM from `url`), and every URI in it made absolute (variants,
+    /// and the `URI` of renditions, I-frame streams and session keys), so
+    /// what is written from it elsewhere still points at the origin.
     public func multivariant(_ url: URL, for item: ContentItem) async throws(OriginError) -> MultivariantPlaylist {
         switch try await fetch(url, for: item) {
         case .multivariant(var playlist):
+            do {
+                playlist = try playlist.resolvingVariables(queryParameters: Self.queryParameters(of: url))
+            } catch {
+                throw OriginError(.notAPlaylist, "\(item): the origin \(url) has a bad variable (\(error.message))")
+            }
+            let query = Self.queryParameters(of: url)
             for index in playlist.entries.indices {
-                if case .variant(var variant) = playlist.entries[index] {
+                switch playlist.entries[index] {
+                case .tag(let tag) where !tag.isComment && tag.name == HLSTagName.define:
+                    playlist.entries[index] = .tag(Self.explicitDefinition(tag, imported: [:], query: query))
+                case .variant(var variant):
                     variant.uri = Self.absolute(variant.uri, against: url)
+                    variant.tagsBeforeURI = variant.tagsBeforeURI.map { Self.absoluteURIAttribute($0, against: url) }
                     playlist.entries[index] = .variant(variant)
+                case .tag(let tag):
+                    playlist.entries[index] = .tag(Self.absoluteURIAttribute(tag, against: url))
                 }
             }
             return playlist
@@ -37,13 +52,45 @@ public struct OriginFetcher: Sendable {
         }
     }
 
-    /// The media playlist at `url`, segment URIs made absolute.
-    public func media(_ url: URL, for item: ContentItem) async throws(OriginError) -> MediaPlaylist {
+    /// The media playlist at `url`: its variables resolved (EXT-X-DEFINE,
+    /// IMPORT from `imported`, the multivariant playlist's variables, and
+    /// QUERYPARAM from `url`), and every URI made absolute: segments, and the
+    /// `URI` of EXT-X-MAP, EXT-X-KEY, EXT-X-PART, EXT-X-PRELOAD-HINT and
+    /// EXT-X-RENDITION-REPORT. A stitched playlist is served from another
+    /// URL, where a relative initialization section or key would not be found.
+    public func media(_ url: URL, for item: ContentItem, imported: [String: String] = [:]) async throws(OriginError)
+        -> MediaPlaylist
+    {
         switch try await fetch(url, for: item) {
         case .media(var playlist):
+            if !playlist.definitions.isEmpty {
+                do {
+                    playlist = try playlist.resolvingVariables(
+                        imported: imported, queryParameters: Self.queryParameters(of: url))
+                } catch {
+                    throw OriginError(.notAPlaylist, "\(item): the origin \(url) has a bad variable (\(error.message))")
+                }
+            }
+            let query = Self.queryParameters(of: url)
+            playlist.tags = playlist.tags.map {
+                !$0.isComment && $0.name == HLSTagName.define
+                    ? Self.explicitDefinition($0, imported: imported, query: query)
+                    : Self.absoluteURIAttribute($0, against: url)
+            }
             for index in playlist.segments.indices {
                 playlist.segments[index].uri = Self.absolute(playlist.segments[index].uri, against: url)
+                if playlist.segments[index].tags.contains(where: Self.hasURIAttribute) {
+                    playlist.segments[index].tags = playlist.segments[index].tags.map {
+                        Self.absoluteURIAttribute($0, against: url)
+                    }
+                }
+                if playlist.segments[index].tagsAfterInfo.contains(where: Self.hasURIAttribute) {
+                    playlist.segments[index].tagsAfterInfo = playlist.segments[index].tagsAfterInfo.map {
+                        Self.absoluteURIAttribute($0, against: url)
+                    }
+                }
             }
+            playlist.trailingTags = playlist.trailingTags.map { Self.absoluteURIAttribute($0, against: url) }
             return playlist
         case .multivariant:
             throw OriginError(
@@ -93,5 +140,51 @@ public struct OriginFetcher: Sendable {
 
     static func absolute(_ uri: String, against base: URL) -> String {
         URL(string: uri, relativeTo: base)?.absoluteString ?? uri
+    }
+
+    private static func hasURIAttribute(_ tag: HLSTag) -> Bool {
+        if case .attributes(let list) = tag.value { return list.contains("URI") }
+        return false
+    }
+
+    /// `tag` with its quoted `URI` attribute made absolute against `base`.
+    static func absoluteURIAttribute(_ tag: HLSTag, against base: URL) -> HLSTag {
+        guard case .attributes(var list) = tag.value, let uri = list.string("URI") else { return tag }
+        list["URI"] = .quoted(absolute(uri, against: base))
+        var result = tag
+        result.value = .attributes(list)
+        return result
+    }
+
+    /// An EXT-X-DEFINE as `NAME`/`VALUE` once its references are resolved: an
+    /// IMPORT or QUERYPARAM left in a playlist served from another URL would
+    /// make a client look for a parameter that URL does not have (and fail
+    /// to parse, as RFC 8216bis 4.4.2.3 requires).
+    static func explicitDefinition(_ tag: HLSTag, imported: [String: String], query: [String: String]) -> HLSTag {
+        let list = tag.attributes
+        let value: String?
+        let name: String
+        if let imports = list.string("IMPORT") {
+            name = imports
+            value = imported[imports]
+        } else if let parameter = list.string("QUERYPARAM") {
+            name = parameter
+            value = query[parameter]
+        } else {
+            return tag
+        }
+        return HLSTag(
+            HLSTagName.define, attributes: HLSAttributeList(["NAME": .quoted(name), "VALUE": .quoted(value ?? "")]),
+            line: tag.line)
+    }
+
+    /// The query of `url` as QUERYPARAM values (RFC 8216bis 4.4.2.3).
+    static func queryParameters(of url: URL) -> [String: String] {
+        var values: [String: String] = [:]
+        for item in URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        where values[item.name] == nil {
+            values[item.name] = item.value ?? ""
+        }
+        return values
     }
 }

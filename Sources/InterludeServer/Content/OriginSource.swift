@@ -137,7 +137,7 @@ public struct ContentOrigin: OriginSource {
                         + "'\(profile)' (it has \(offered.isEmpty ? "none with RESOLUTION" : offered.joined(separator: ", ")))"
                 )
             }
-            return try await fetcher.media(mediaURL, for: item)
+            return try await fetcher.media(mediaURL, for: item, imported: multivariant.variables)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Interlude
 import InterludeHLS
 import InterludeTestSupport
 import Testing
@@ -125,5 +126,97 @@ import Testing
             .multivariantPlaylist(for: .live("ext"))
         }
         #expect(large?.kind == .tooLarge)
+    }
+}
+
+/// An origin that serves fixed bodies by URL, as a CDN would.
+private struct FixedBodiesClient: HTTPClient {
+    let bodies: [String: String]
+    func send(_ request: Interlude.HTTPRequest) async throws -> Interlude.HTTPResponse {
+        guard let body = bodies[request.url.absoluteString] else {
+            return Interlude.HTTPResponse(statusCode: 404, url: request.url)
+        }
+        return Interlude.HTTPResponse(statusCode: 200, body: Data(body.utf8), url: request.url)
+    }
+}
+
+/// What a stitched playlist, served from the VTP's own URL, needs from an
+/// origin playlist: nothing relative and no unresolved variable.
+@Suite struct ExternalOriginURITests {
+    static let base = "http://origin.test/live/channel"
+    static let multivariant = """
+        #EXTM3U
+        #EXT-X-VERSION:8
+        #EXT-X-DEFINE:NAME="cdn",VALUE="http://cdn.test"
+        #EXT-X-DEFINE:QUERYPARAM="token"
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="English",DEFAULT=YES,URI="audio/en.m3u8?t={$token}"
+        #EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=90000,RESOLUTION=640x360,URI="iframe/360p.m3u8"
+        #EXT-X-STREAM-INF:BANDWIDTH=900000,RESOLUTION=640x360,AUDIO="aud"
+        {$cdn}/live/channel/360p.m3u8?t={$token}
+        """
+    static let media = """
+        #EXTM3U
+        #EXT-X-VERSION:8
+        #EXT-X-TARGETDURATION:4
+        #EXT-X-MEDIA-SEQUENCE:10
+        #EXT-X-DEFINE:IMPORT="cdn"
+        #EXT-X-DEFINE:QUERYPARAM="t"
+        #EXT-X-MAP:URI="init.mp4"
+        #EXT-X-KEY:METHOD=AES-128,URI="keys/1.bin?t={$t}",IV=0x00000000000000000000000000000001
+        #EXTINF:4.000,
+        seg10.m4s
+        #EXT-X-KEY:METHOD=AES-128,URI="{$cdn}/keys/2.bin"
+        #EXTINF:4.000,
+        seg11.m4s
+        """
+
+    @Test func everyURIIsAbsoluteAndEveryVariableResolved() async throws {
+        let client = FixedBodiesClient(bodies: [
+            "\(Self.base).m3u8?token=abc": Self.multivariant,
+            "http://cdn.test/live/channel/360p.m3u8?t=abc": Self.media,
+        ])
+        let origin = ExternalOriginTests.origin(
+            channel: "\(Self.base).m3u8?token=abc", fetcher: OriginFetcher(client: client))
+        let multivariant = try await origin.multivariantPlaylist(for: .live("ext"))
+        #expect(multivariant.variants.map(\.uri) == ["http://cdn.test/live/channel/360p.m3u8?t=abc"])
+        #expect(
+            multivariant.renditions.first?.attributes.string("URI") == "http://origin.test/live/audio/en.m3u8?t=abc")
+        #expect(multivariant.iFrameVariants.first?.string("URI") == "http://origin.test/live/iframe/360p.m3u8")
+        let defines = multivariant.tags.filter { $0.name == HLSTagName.define }.map(\.attributes)
+        #expect(defines.allSatisfy { $0.contains("NAME") && $0.contains("VALUE") }, "\(defines)")
+
+        let media = try await origin.mediaPlaylist(for: .live("ext"), profile: "360p")
+        #expect(
+            media.segments.map(\.uri) == [
+                "http://cdn.test/live/channel/seg10.m4s", "http://cdn.test/live/channel/seg11.m4s",
+            ])
+        let keys =
+            media.tags.filter { $0.name == HLSTagName.key }
+            + media.segments.flatMap(\.tags).filter { $0.name == HLSTagName.key }
+        #expect(
+            keys.map { $0.attributes.string("URI") } == [
+                "http://cdn.test/live/channel/keys/1.bin?t=abc", "http://cdn.test/keys/2.bin",
+            ])
+        let maps = (media.tags + media.segments.flatMap(\.tags)).filter { $0.name == HLSTagName.map }
+        #expect(maps.map { $0.attributes.string("URI") } == ["http://cdn.test/live/channel/init.mp4"])
+        let mediaDefines = media.tags.filter { $0.name == HLSTagName.define }.map(\.attributes)
+        #expect(
+            mediaDefines.map { [$0.string("NAME") ?? "", $0.string("VALUE") ?? ""] } == [
+                ["cdn", "http://cdn.test"], ["t", "abc"],
+            ])
+    }
+
+    @Test func aVariableTheOriginNeverDefinesIsAClearError() async throws {
+        let client = FixedBodiesClient(bodies: ["\(Self.base).m3u8": Self.multivariant])
+        let origin = ExternalOriginTests.origin(channel: "\(Self.base).m3u8", fetcher: OriginFetcher(client: client))
+        var caught: OriginError?
+        do {
+            _ = try await origin.multivariantPlaylist(for: .live("ext"))
+        } catch {
+            caught = error as? OriginError
+        }
+        let error = try #require(caught, "a QUERYPARAM missing from the URL was accepted")
+        #expect(error.kind == .notAPlaylist)
+        #expect(error.message.contains("token"), "\(error.message)")
     }
 }
