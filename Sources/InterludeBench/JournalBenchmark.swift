@@ -10,7 +10,10 @@ import Interlude
 ///    disk sync after it (`fsync`; `F_FULLFSYNC` on Apple platforms);
 /// 2. `BeaconQueue.enqueue` of one beacon (journal, inbox, wake-up), with
 ///    the policy's sync off and on, against a collector that answers at once;
-/// 3. one compaction (a journal of 100 owed beacons rewritten and renamed,
+/// 3. `BeaconQueue.enqueue` of one beacon to an idle queue, 5 ms after it
+///    went idle, as each verification of a stream played at 1× finds it: the
+///    caller's thread CPU, wake-up included;
+/// 4. one compaction (a journal of 100 owed beacons rewritten and renamed,
 ///    synced first with the setting on), which runs on the queue every
 ///    `compactAfter` settles; an enqueue that arrives meanwhile waits for it.
 ///
@@ -76,6 +79,34 @@ enum JournalBenchmark {
             print("  BeaconQueue.enqueue, sync off:  \(summary(off))   (the default)")
             print("  BeaconQueue.enqueue, sync on:   \(summary(on))")
 
+            // As at 1× playback: each enqueue finds the queue idle (its threads
+            // parked), so it pays the wake-up. The caller's thread CPU is the figure;
+            // the queue without a journal gives the wake-up's share.
+            let unjournaled = try BeaconQueue(http: ManagerBenchmark.NullCollector(), policy: policyOff)
+            var idleCPU: [Double] = []
+            var idleWall: [Double] = []
+            var wakeCPU: [Double] = []
+            for index in 0..<idleRounds {
+                let beacon = Beacon(
+                    url: "http://127.0.0.1:9/track/s/idle/e\(index)", event: "e", adID: "idle", createdAt: Date())
+                let queue = index % 2 == 0 ? queueOff : unjournaled
+                let cpuStart = StreamBenchmark.threadCPUSeconds()
+                let wall = time { queue.enqueue([beacon]) }
+                let cpu = (StreamBenchmark.threadCPUSeconds() - cpuStart) * 1e6
+                if index % 2 == 0 {
+                    idleWall.append(wall)
+                    idleCPU.append(cpu)
+                } else {
+                    wakeCPU.append(cpu)
+                }
+                await queue.waitUntilIdle()
+                try? await Task.sleep(nanoseconds: 5_000_000)
+            }
+            print("  BeaconQueue.enqueue to an idle queue (\(idleRounds / 2) each way, 5 ms apart)")
+            print("    caller's thread CPU:  \(summary(idleCPU))")
+            print("    wall clock:           \(summary(idleWall))")
+            print("    no journal, caller's thread CPU (the wake-up): \(summary(wakeCPU))")
+
             let compacting = try FileJournalStorage(directory: root.appendingPathComponent("compact"))
             let owed = Array(repeating: record, count: 100)
             var unsynced: [Double] = []
@@ -96,6 +127,8 @@ enum JournalBenchmark {
             return 1
         }
     }
+
+    static let idleRounds = 400
 
     /// Microseconds `body` took.
     private static func time(_ body: () throws -> Void) rethrows -> Double {

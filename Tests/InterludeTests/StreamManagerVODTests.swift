@@ -271,4 +271,24 @@ struct StreamManagerVODTests {
         #expect(
             harness.http.requestedURLs.filter { $0 == "\(StreamFixtures.server)/track/stream-1/p1/click" }.count == 1)
     }
+
+    /// The manager holds its delegate for a batch of effects (one report's
+    /// events, progress and UI); a delegate set from inside the batch gets
+    /// the rest of it, and the one replaced hears nothing more.
+    @Test func aDelegateSetDuringABatchOfEffectsGetsTheRestOfIt() async throws {
+        let harness = StreamHarness.vod()
+        let manager = try await harness.manager(live: false)
+        defer { withExtendedLifetime(manager) {} }
+        let second = StreamRecorder()
+        harness.recorder.onEvent = { manager, event in
+            if event.type == .adBreakStarted { manager.delegate = second }
+        }
+        await harness.startVOD(manager)
+        await harness.clock.simulate(for: 3)
+        // The pre-roll's first report: its period and break, then its first ad's start, progress and UI.
+        #expect(harness.recorder.types == [.streamLoaded, .streamStarted, .adPeriodStarted, .adBreakStarted])
+        #expect(harness.recorder.progress.isEmpty && harness.recorder.uiStates.isEmpty)
+        #expect(second.types.first == .started)
+        #expect(!second.progress.isEmpty && !second.uiStates.isEmpty)
+    }
 }

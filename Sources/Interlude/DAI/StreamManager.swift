@@ -17,7 +17,9 @@ import Foundation
 @MainActor
 public final class StreamManager {
     /// Hears events, errors, progress and UI changes. IMA's `delegate`.
-    public weak var delegate: (any StreamManagerDelegate)?
+    @exclusivity(unchecked) public weak var delegate: (any StreamManagerDelegate)? {
+        didSet { delegateChanges &+= 1 }
+    }
     /// The stream's ID from the registration: hand it to your VTP handler.
     /// IMA's `streamId`.
     public private(set) var streamId: String?
@@ -39,7 +41,7 @@ public final class StreamManager {
     /// The custom UI as it should look now (hidden in content and in
     /// picture in picture). Interlude's own: IMA leaves the countdown and
     /// Learn More of a custom UI to the app, from the progress calls.
-    public private(set) var uiState: AdUIState = .hidden
+    @exclusivity(unchecked) public private(set) var uiState: AdUIState = .hidden
     /// Opens click-through pages (``clicked()``); without one the click is
     /// only logged. Interlude's own: IMA opens them itself, in an in-app
     /// browser over the ad display container's view controller.
@@ -59,6 +61,20 @@ public final class StreamManager {
     /// livestream. IMA's `cuepoints`.
     public var cuepoints: [Cuepoint] { timeline.cuepoints }
 
+    // Dynamic exclusivity checks are off (`@exclusivity(unchecked)`) for the
+    // stored properties a report, an event or a batch of effects touches:
+    // the checks were about 5 % of a report's time, and none can ever fire.
+    // The manager is main-actor isolated, so accesses can only overlap by
+    // nesting on the main thread, and none nests: these properties are
+    // modified by assignment or by calls into value types (`StreamTimeline`,
+    // `TimedMetadataQueue`, arrays and sets) that run no manager or app code
+    // (the timeline's only closure reads the clock; `popDue`'s reads a copy
+    // of `heldEventIDs`); app code (delegate, link opener, display) runs only
+    // from `perform()`, after the effects were swapped out of `effects` and
+    // with no access open, and whatever it calls back in (a seek, a report,
+    // `destroy()`) starts its accesses afresh. Keep it so: a property
+    // modified while code that may reach the manager runs inside the access
+    // must lose the attribute.
     let registration: StreamRegistration
     let services: LoaderServices
     /// The loader's clock, read about once a second of reports (`StreamTimeline.ClockSample`).
@@ -68,23 +84,23 @@ public final class StreamManager {
     let displayProxy = StreamDisplayProxy()
     /// Made on the first read of ``events``: until then no event is copied into a buffer nobody reads.
     var eventStream: AsyncStream<AdEvent>?
-    var eventContinuation: AsyncStream<AdEvent>.Continuation?
-    var timeline: StreamTimeline
-    var metadataQueue = TimedMetadataQueue()
-    var metadata = PodMetadata()
+    @exclusivity(unchecked) var eventContinuation: AsyncStream<AdEvent>.Continuation?
+    @exclusivity(unchecked) var timeline: StreamTimeline
+    @exclusivity(unchecked) var metadataQueue = TimedMetadataQueue()
+    @exclusivity(unchecked) var metadata = PodMetadata()
     var rendering = AdsRenderingSettings()
     /// Reused for every report, so a progress tick allocates nothing.
-    var effects: [StreamTimeline.Effect] = []
+    @exclusivity(unchecked) var effects: [StreamTimeline.Effect] = []
 
     var initialized = false
-    var destroyed = false
+    @exclusivity(unchecked) var destroyed = false
     var thirdPartyStreamRequested = false
-    var streamLoadedSent = false
-    var streamStartedSent = false
-    var isStreamPlaying = false
-    var playingBackup = false
+    @exclusivity(unchecked) var streamLoadedSent = false
+    @exclusivity(unchecked) var streamStartedSent = false
+    @exclusivity(unchecked) var isStreamPlaying = false
+    @exclusivity(unchecked) var playingBackup = false
     /// Ad events come from timed metadata: live, or a VOD stream whose metadata has no timeline.
-    var usesTimedMetadata: Bool
+    @exclusivity(unchecked) var usesTimedMetadata: Bool
     /// VOD: the timeline is in.
     var timelineReady = false
     /// VOD: the display has reported the stream loaded.
@@ -94,18 +110,21 @@ public final class StreamManager {
     /// The stream URL given to ``loadThirdPartyStream(_:streamSubtitles:)``, loaded once the timeline is in.
     var pendingStream: (url: URL, subtitles: [[String: String]]?)?
     var pollTask: Task<Void, Never>?
-    var fetchTask: Task<Void, Never>?
+    @exclusivity(unchecked) var fetchTask: Task<Void, Never>?
     /// Parameters for the next metadata poll (``replaceAdTagParameters(_:)``).
     var pendingAdTagParameters: [String: String]?
     /// Live IDs waiting for the metadata fetch they started.
-    var heldEventIDs: Set<String> = []
+    @exclusivity(unchecked) var heldEventIDs: Set<String> = []
     var lastUnknownIDFetch: TimeInterval?
     var rejectedMetadataCount = 0
     var ignoredVODMetadata = false
     var pictureInPictureToken: UInt64?
-    var isPictureInPictureActive = false
+    @exclusivity(unchecked) var isPictureInPictureActive = false
     /// The UI the timeline last asked for (shown again when picture in picture ends).
-    var timelineUI: AdUIState = .hidden
+    @exclusivity(unchecked) var timelineUI: AdUIState = .hidden
+    /// Counts the times ``delegate`` was set: `perform()` keeps the delegate
+    /// it loaded for a batch of effects until this changes.
+    @exclusivity(unchecked) var delegateChanges = 0
 
     init(registration: StreamRegistration, request: StreamRequest, services: LoaderServices) {
         self.registration = registration
@@ -273,17 +292,25 @@ public final class StreamManager {
         // Taken from the end of the reversed list: each effect is moved out,
         // not copied (an event's ad holds dozens of references).
         pending.reverse()
+        // The delegate loaded once for the batch (a weak load and its release cost more
+        // than a progress call), and again after a call in the batch set another (or none).
+        var listener = delegate
+        var listenerChanges = delegateChanges
         while let effect = pending.popLast() {
             // Verifications of what fired before a destroy (the app may destroy from a delegate call) still go.
             guard !destroyed else { break }
+            if listenerChanges != delegateChanges {
+                listener = delegate
+                listenerChanges = delegateChanges
+            }
             switch consume effect {
-            case .emit(let event): emit(event)
+            case .emit(let event): emit(event, to: listener)
             case .progress(let progress):
-                delegate?.streamManager(
+                listener?.streamManager(
                     self, adDidProgressToTime: progress.time, adDuration: progress.adDuration,
                     adPosition: progress.adPosition, totalAds: progress.totalAds,
                     adBreakDuration: progress.adBreakDuration, adPeriodDuration: progress.adPeriodDuration)
-            case .ui(let state): publish(state)
+            case .ui(let state): publish(state, to: listener)
             case .verify(let eventID): verifications.append(verificationBeacon(for: eventID))
             case .seekStream(let time): display?.seekStream(to: time)
             case .openClickThrough(let url):
@@ -299,12 +326,15 @@ public final class StreamManager {
         enqueue(verifications)
     }
 
-    func publish(_ state: AdUIState) {
+    func publish(_ state: AdUIState) { publish(state, to: delegate) }
+
+    /// `listener`: the ``delegate``, as `perform()` holds it for a batch.
+    func publish(_ state: AdUIState, to listener: (any StreamManagerDelegate)?) {
         timelineUI = state
         let shown = isPictureInPictureActive ? AdUIState.hidden : state
         guard shown != uiState else { return }
         uiState = shown
-        delegate?.streamManager(self, didUpdate: shown)
+        listener?.streamManager(self, didUpdate: shown)
     }
 
     private func pictureInPictureChanged(_ active: Bool) {
@@ -314,10 +344,13 @@ public final class StreamManager {
         publish(timelineUI)
     }
 
-    func emit(_ event: AdEvent) {
+    func emit(_ event: AdEvent) { emit(event, to: delegate) }
+
+    /// `listener`: the ``delegate``, as `perform()` holds it for a batch.
+    func emit(_ event: AdEvent, to listener: (any StreamManagerDelegate)?) {
         guard !destroyed else { return }
         eventContinuation?.yield(event)
-        delegate?.streamManager(self, didReceive: event)
+        listener?.streamManager(self, didReceive: event)
     }
 
     func emitLog(_ message: String) {
