@@ -85,7 +85,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// Requests received and not yet finished.
-    public var requestsInFlight: Int { core.state.withLock { $0.inFlight } }
+    public var requestsInFlight: Int { core.inFlight.load(ordering: .acquiring) }
 
     /// Stops accepting connections, lets requests in flight finish (up to
     /// ``Configuration/shutdownGraceSeconds``, then delayed answers are sent

@@ -81,6 +81,10 @@ public struct Router: Sendable {
     }
 
     private static func match(_ pattern: [Segment], _ path: [String]) -> RouteParameters? {
+        // Most routes fail on a literal or the length: find that before
+        // building the parameters' dictionary (each request tries the routes
+        // in order, so the dictionaries of near misses were made per request).
+        guard fits(pattern, path) else { return nil }
         var parameters = RouteParameters()
         for (index, segment) in pattern.enumerated() {
             switch segment {
@@ -96,5 +100,17 @@ public struct Router: Sendable {
             }
         }
         return pattern.count == path.count ? parameters : nil
+    }
+
+    /// Whether `path` has the pattern's literals and length, nothing built.
+    private static func fits(_ pattern: [Segment], _ path: [String]) -> Bool {
+        for (index, segment) in pattern.enumerated() {
+            switch segment {
+            case .rest: return true
+            case .literal(let literal): guard index < path.count, path[index] == literal else { return false }
+            case .parameter: guard index < path.count else { return false }
+            }
+        }
+        return pattern.count == path.count
     }
 }

@@ -35,7 +35,7 @@ extension ServerCore {
     /// URI callback: the first thing libmicrohttpd reports about a request.
     func begin(uri: UnsafePointer<CChar>?) -> UnsafeMutableRawPointer? {
         let target = uri.map { String(cString: $0) } ?? "/"
-        state.withLock { $0.inFlight += 1 }
+        inFlight.add(1, ordering: .relaxed)
         return Unmanaged.passRetained(RequestContext(target: target)).toOpaque()
     }
 
@@ -44,7 +44,7 @@ extension ServerCore {
         guard let slot = context, let raw = slot.pointee else { return }
         slot.pointee = nil
         let request = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
-        state.withLock { $0.inFlight -= 1 }
+        inFlight.subtract(1, ordering: .releasing)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - request.startNanoseconds) / 1_000_000
         logger.access(
             AccessLogEntry(

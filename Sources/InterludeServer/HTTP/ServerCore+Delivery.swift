@@ -57,7 +57,7 @@ extension ServerCore {
     /// Queues `response` on the connection, or parks/resets as its delivery says.
     func answer(_ response: HTTPResponse, connection: OpaquePointer, request: RequestContext) -> MHD_Result {
         var response = response
-        if state.withLock({ $0.draining }) { response.headers.set("Connection", "close") }
+        if draining.load(ordering: .relaxed) { response.headers.set("Connection", "close") }
         request.status = response.status
         request.bodyBytes = response.bodyLength
         switch response.delivery {

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -29,9 +30,6 @@ struct MHDHandle: @unchecked Sendable {
 final class ServerCore: Sendable {
     struct State {
         var daemon: MHDHandle?
-        var inFlight = 0
-        /// Stopped accepting; answers carry `Connection: close`.
-        var draining = false
         /// Grace period over: delays and drips finish at once.
         var hurrying = false
         var suspended: [ObjectIdentifier: MHDHandle] = [:]
@@ -42,6 +40,12 @@ final class ServerCore: Sendable {
     let configuration: HTTPServer.Configuration
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
     let state = Locked(State())
+    /// Requests begun and not completed. An atomic, not `state`: it changes
+    /// twice per request on every polling thread, which then need not take
+    /// the lock the timers and deferred answers hold.
+    let inFlight = Atomic<Int>(0)
+    /// Stopped accepting; answers carry `Connection: close`. Read once per answer.
+    let draining = Atomic<Bool>(false)
     /// Timers for delayed and dripped answers; never the polling threads.
     let timerQueue = DispatchQueue(label: "interlude.http.timers")
     /// Where deferred answers run: threads of their own, so an answer that
@@ -78,7 +82,7 @@ final class ServerCore: Sendable {
                 }, cls,
                 { cls, uri, _ in ServerCore.from(cls).begin(uri: uri) }, cls,
                 UInt32(effectiveConnectionLimit), UInt32(max(1, configuration.connectionTimeoutSeconds)),
-                max(64 * 1024, configuration.maxHeaderBytes * 2), UInt32(max(1, configuration.threadCount)))
+                connectionMemoryLimit, UInt32(max(1, configuration.threadCount)))
         }
         guard let daemon else {
             unmanaged.release()
@@ -91,6 +95,14 @@ final class ServerCore: Sendable {
     static func from(_ cls: UnsafeMutableRawPointer?) -> ServerCore {
         Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
     }
+
+    /// Each connection's memory pool: twice the largest header block
+    /// allowed, so oversized headers still reach our 431 and the answer's
+    /// own headers fit beside them. Not more: libmicrohttpd 0.9.75 zeroes the
+    /// whole pool between keep-alive requests, so a 64 KiB pool cost a
+    /// 64 KiB `memset` per request (5 % of a live playlist's samples in the
+    /// "Live breaks decided ahead" profile, BENCHMARKS.md).
+    var connectionMemoryLimit: Int { max(32 * 1024, configuration.maxHeaderBytes * 2) }
 
     /// Above the descriptor limit libmicrohttpd answers every request with
     /// `Connection: close` (measured), so stay well below it.
@@ -174,12 +186,8 @@ final class ServerCore: Sendable {
     // MARK: Shutdown
 
     func stop() {
-        guard
-            let daemon = state.withLock({ state -> MHDHandle? in
-                state.draining = true
-                return state.daemon
-            })
-        else { return }
+        draining.store(true, ordering: .sequentiallyConsistent)
+        guard let daemon = state.withLock({ $0.daemon }) else { return }
         let listenSocket = MHD_quiesce_daemon(daemon.pointer)
         waitForInFlight(seconds: configuration.shutdownGraceSeconds)
         // libmicrohttpd must not be stopped with suspended connections:
@@ -200,7 +208,7 @@ final class ServerCore: Sendable {
 
     private func waitForInFlight(seconds: Double) {
         let deadline = Date().addingTimeInterval(seconds)
-        while state.withLock({ $0.inFlight }) > 0, Date() < deadline {
+        while inFlight.load(ordering: .acquiring) > 0, Date() < deadline {
             usleep(2_000)
         }
     }
