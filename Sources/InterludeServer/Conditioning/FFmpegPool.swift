@@ -120,23 +120,15 @@ struct FFmpegPool: Sendable {
 
     /// Runs `executable` with `arguments`; a non-zero exit is an error with the end of its stderr.
     static func execute(_ executable: String, _ arguments: [String], label: String) throws(MediaError) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
+        let outcome: ChildProcess.Outcome
         do {
-            try process.run()
+            outcome = try ChildProcess.run(executable, arguments, keepOutput: false)
         } catch {
-            throw MediaError("cannot run \(executable): \(error.localizedDescription)")
+            throw MediaError(error.message)
         }
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let text = String(decoding: output, as: UTF8.self).suffix(600)
-            throw MediaError("ffmpeg failed for \(label) (status \(process.terminationStatus)): \(text)")
+        guard outcome.status == 0 else {
+            let text = String(decoding: outcome.errors, as: UTF8.self).suffix(600)
+            throw MediaError("ffmpeg failed for \(label) (status \(outcome.status)): \(text)")
         }
     }
 }

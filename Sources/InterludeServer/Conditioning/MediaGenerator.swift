@@ -98,24 +98,17 @@ public struct MediaGenerator: Sendable {
             // A text file spares escaping the title for ffmpeg's filter syntax.
             try? Data(spec.title.utf8).write(to: titleFile)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpegPath)
-        process.arguments = Self.arguments(
+        let arguments = Self.arguments(
             for: spec, output: partial.path, fontFile: fontFile, titleFile: fontFile == nil ? nil : titleFile.path)
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
+        let outcome: ChildProcess.Outcome
         do {
-            try process.run()
+            outcome = try ChildProcess.run(ffmpegPath, arguments, keepOutput: false)
         } catch {
-            throw MediaError("cannot run \(ffmpegPath): \(error.localizedDescription)")
+            throw MediaError(error.message)
         }
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let text = String(decoding: output, as: UTF8.self).suffix(400)
-            throw MediaError("ffmpeg failed for \(spec.fileName) (status \(process.terminationStatus)): \(text)")
+        guard outcome.status == 0 else {
+            let text = String(decoding: outcome.errors, as: UTF8.self).suffix(400)
+            throw MediaError("ffmpeg failed for \(spec.fileName) (status \(outcome.status)): \(text)")
         }
         do {
             try FileManager.default.moveItem(at: partial, to: final)
@@ -168,17 +161,10 @@ public struct MediaGenerator: Sendable {
     /// A sans-serif TrueType font: `fc-match`'s answer, else a known path.
     public static func findFont() -> String? {
         if let fcMatch = findExecutable("fc-match") {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: fcMatch)
-            process.arguments = ["-f", "%{file}", "sans-serif"]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            if (try? process.run()) != nil {
-                let data = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                let path = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-                if process.terminationStatus == 0, !path.isEmpty, FileManager.default.fileExists(atPath: path) {
+            if let outcome = try? ChildProcess.run(fcMatch, ["-f", "%{file}", "sans-serif"]) {
+                let path = String(decoding: outcome.output, as: UTF8.self).trimmingCharacters(
+                    in: .whitespacesAndNewlines)
+                if outcome.status == 0, !path.isEmpty, FileManager.default.fileExists(atPath: path) {
                     return path
                 }
             }

@@ -12,23 +12,11 @@ enum FFmpegTool {
 
     /// Runs a tool; returns its exit status, stdout and stderr.
     static func run(_ executable: String, _ arguments: [String]) -> (status: Int32, output: Data, errors: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return (-1, Data(), "cannot run \(executable)") }
-        // Read stderr on another thread so neither pipe fills and blocks the tool.
-        let errorData = Locked(Data())
-        let reader = Thread { errorData.withLock { $0 = errors.fileHandleForReading.readDataToEndOfFile() } }
-        reader.start()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while reader.isExecuting || !reader.isFinished { usleep(1000) }
-        return (process.terminationStatus, data, String(decoding: errorData.withLock { $0 }, as: UTF8.self))
+        // Not Foundation's Process: its run() crashes now and then on Linux (see ChildProcess).
+        guard let outcome = try? ChildProcess.run(executable, arguments) else {
+            return (-1, Data(), "cannot run \(executable)")
+        }
+        return (outcome.status, Data(outcome.output), String(decoding: outcome.errors, as: UTF8.self))
     }
 
     /// One stream as ffprobe reports it.
