@@ -27,12 +27,12 @@ public struct OriginFetcher: Sendable {
     public func multivariant(_ url: URL, for item: ContentItem) async throws(OriginError) -> MultivariantPlaylist {
         switch try await fetch(url, for: item) {
         case .multivariant(var playlist):
+            let query = Self.queryParameters(of: url)
             do {
-                playlist = try playlist.resolvingVariables(queryParameters: Self.queryParameters(of: url))
+                playlist = try playlist.resolvingVariables(queryParameters: query)
             } catch {
                 throw OriginError(.notAPlaylist, "\(item): the origin \(url) has a bad variable (\(error.message))")
             }
-            let query = Self.queryParameters(of: url)
             for index in playlist.entries.indices {
                 switch playlist.entries[index] {
                 case .tag(let tag) where !tag.isComment && tag.name == HLSTagName.define:
@@ -63,15 +63,14 @@ public struct OriginFetcher: Sendable {
     {
         switch try await fetch(url, for: item) {
         case .media(var playlist):
+            let query = Self.queryParameters(of: url)
             if !playlist.definitions.isEmpty {
                 do {
-                    playlist = try playlist.resolvingVariables(
-                        imported: imported, queryParameters: Self.queryParameters(of: url))
+                    playlist = try playlist.resolvingVariables(imported: imported, queryParameters: query)
                 } catch {
                     throw OriginError(.notAPlaylist, "\(item): the origin \(url) has a bad variable (\(error.message))")
                 }
             }
-            let query = Self.queryParameters(of: url)
             playlist.tags = playlist.tags.map {
                 !$0.isComment && $0.name == HLSTagName.define
                     ? Self.explicitDefinition($0, imported: imported, query: query)
