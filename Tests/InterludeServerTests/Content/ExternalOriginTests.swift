@@ -11,7 +11,9 @@ import Testing
 /// down, is slow or answers garbage.
 @Suite struct ExternalOriginTests {
     /// A catalog whose channel `ext` and title `ext-vod` are fetched from `url`.
-    static func origin(channel url: String, fetcher: OriginFetcher = OriginFetcher()) -> ContentOrigin {
+    static func origin(
+        channel url: String, fetcher: OriginFetcher = OriginFetcher(timeout: VTPTest.loopbackOriginTimeout)
+    ) -> ContentOrigin {
         var catalog = Catalog.podServingTest
         catalog.content.channels.append(CatalogChannel(id: "ext", title: "External", origin: url))
         catalog.content.titles.append(CatalogTitle(id: "ext-vod", title: "External VOD", origin: url))
@@ -107,7 +109,7 @@ import Testing
         }
         #expect(media?.kind == .wrongPlaylistKind)
         // A multivariant where a media playlist was expected.
-        let fetcher = OriginFetcher()
+        let fetcher = OriginFetcher(timeout: VTPTest.loopbackOriginTimeout)
         let multivariant = await failure {
             _ = try await fetcher.media(URL(string: "\(base)/origin/vod/test-film.m3u8")!, for: .vod("ext-vod"))
         }
@@ -121,7 +123,8 @@ import Testing
         // Larger than the limit.
         let large = await failure {
             _ = try await Self.origin(
-                channel: "\(base)/origin/vod/test-film/360p.m3u8", fetcher: OriginFetcher(maxSize: 64)
+                channel: "\(base)/origin/vod/test-film/360p.m3u8",
+                fetcher: OriginFetcher(timeout: VTPTest.loopbackOriginTimeout, maxSize: 64)
             )
             .multivariantPlaylist(for: .live("ext"))
         }
