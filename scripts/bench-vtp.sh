@@ -4,7 +4,8 @@
 # STREAMS live and STREAMS VOD streams registered, then wrk at CONNECTIONS
 # connections with reloads spread over the streams at random
 # (scripts/bench-vtp.lua), and in the same run nginx serving the same bytes
-# as static files:
+# as static files, asked for through the same wrk script (a random stream ID
+# in each path), so the client costs both sides the same:
 #   live media playlist  /vtp/stream_id/{id}/live/bench-live/360p.m3u8 (6-segment window, 8 s break every 24 s)
 #   live, new window on every request: bench-live-fast (the channel at 16x: no reload is answered from
 #                        the per-window cache; breaks start and end every 1.5 s, so state and decisions are written)
@@ -40,35 +41,49 @@ trap cleanup EXIT
 SERVER_PID=$!
 for _ in $(seq 100); do curl -sf "http://127.0.0.1:$SERVER_PORT/health" >/dev/null && break; sleep 0.1; done
 
-# Registers the streams over keep-alive connections, then asks each live stream's
-# rendition once (its stitch state is then stored, as after a viewer's first reload).
+# Registers the streams over keep-alive connections.
 python3 - "$SERVER_PORT" "$STREAMS" "$WORK" <<'PY'
 import http.client, json, sys, time
 port, count, work = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 connection = http.client.HTTPConnection("127.0.0.1", port)
-def call(method, path):
-    connection.request(method, path, body=b"" if method == "POST" else None)
-    response = connection.getresponse()
-    body = response.read()
-    if response.status >= 300:
-        sys.exit(f"{method} {path}: {response.status} {body[:200]!r}")
-    return body
 started = time.monotonic()
 for kind, path in (("live", "/ssai/pods/api/v1/network/interlude/custom_asset/bench-live/stream"),
                    ("fast", "/ssai/pods/api/v1/network/interlude/custom_asset/bench-live-fast/stream"),
                    ("vod", "/ondemand/pods/api/v1/network/interlude/stream_registration")):
-    ids = [json.loads(call("POST", path))["stream_id"] for _ in range(count)]
+    ids = []
+    for _ in range(count):
+        connection.request("POST", path, body=b"")
+        response = connection.getresponse()
+        body = response.read()
+        if response.status >= 300:
+            sys.exit(f"POST {path}: {response.status} {body[:200]!r}")
+        ids.append(json.loads(body)["stream_id"])
     with open(f"{work}/{kind}.ids", "w") as handle:
         handle.write("\n".join(ids) + "\n")
 print(f"registered 3 x {count} streams in {time.monotonic() - started:.1f} s", file=sys.stderr)
-started = time.monotonic()
-for kind, pattern in (("live", "/vtp/stream_id/{}/live/bench-live/360p.m3u8"),
-                      ("fast", "/vtp/stream_id/{}/live/bench-live-fast/360p.m3u8"),
-                      ("vod", "/vtp/stream_id/{}/video/bench-film/360p.m3u8")):
-    for stream in open(f"{work}/{kind}.ids").read().split():
-        call("GET", pattern.format(stream))
-print(f"first reload of every stream in {time.monotonic() - started:.1f} s", file=sys.stderr)
 PY
+
+# Asks each stream of a kind for its rendition once (its stitch state is then
+# stored, as after a viewer's first reload). Run right before that kind's wrk
+# step: a player reloads every target duration, so the streams wrk reloads
+# are ones that played a moment ago (the VTP decides a new break ahead for
+# the streams that reloaded in the last 120 s, as for real viewers).
+first_reload() {
+    python3 - "$SERVER_PORT" "$WORK/$1.ids" "$2" <<'PY'
+import http.client, sys, time
+port, ids, pattern = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+connection = http.client.HTTPConnection("127.0.0.1", port)
+started = time.monotonic()
+streams = open(ids).read().split()
+for stream in streams:
+    connection.request("GET", pattern.replace("[[STREAMID]]", stream))
+    response = connection.getresponse()
+    body = response.read()
+    if response.status >= 300:
+        sys.exit(f"GET {pattern}: {response.status} {body[:200]!r}")
+print(f"  first reload of each of the {len(streams)} streams in {time.monotonic() - started:.1f} s", file=sys.stderr)
+PY
+}
 
 LIVE_ID=$(head -n 1 "$WORK/live.ids")
 VOD_ID=$(head -n 1 "$WORK/vod.ids")
@@ -92,7 +107,12 @@ http {
     server {
         listen 127.0.0.1:$NGINX_PORT;
         root $WORK/www;
-        location / { default_type application/vnd.apple.mpegurl; }
+        default_type application/vnd.apple.mpegurl;
+        # /s/{file}/{stream ID}: the same bytes for every stream, asked for by the
+        # same wrk script as the VTP's (a random stream ID per request), so both
+        # sides pay the same client cost.
+        location /s/ { rewrite ^/s/([^/]+)/ /\$1 break; }
+        location / { }
     }
 }
 CONF
@@ -115,9 +135,11 @@ run_wrk() {
 compare() {
     local name=$1 ids=$2 pattern=$3 static=$4
     echo "== $name: $(wc -c <"$WORK/www/$static") bytes, $STREAMS streams, wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency"
+    first_reload "$ids" "$pattern"
     read -r S_RPS S_P50 S_P99 S_BAD < <(run_wrk -s scripts/bench-vtp.lua "http://127.0.0.1:$SERVER_PORT" -- \
         "$WORK/$ids.ids" "$pattern")
-    read -r N_RPS N_P50 N_P99 N_BAD < <(run_wrk "http://127.0.0.1:$NGINX_PORT/$static")
+    read -r N_RPS N_P50 N_P99 N_BAD < <(run_wrk -s scripts/bench-vtp.lua "http://127.0.0.1:$NGINX_PORT" -- \
+        "$WORK/$ids.ids" "/s/$static/[[STREAMID]]")
     printf "%-18s %12s %10s %10s %8s\n" "" "requests/s" "p50 ms" "p99 ms" "non-2xx"
     printf "%-18s %12d %10.3f %10.3f %8d\n" "interlude VTP" "$S_RPS" "$S_P50" "$S_P99" "$S_BAD"
     printf "%-18s %12d %10.3f %10.3f %8d\n" "nginx (static)" "$N_RPS" "$N_P50" "$N_P99" "$N_BAD"
