@@ -21,6 +21,10 @@ public struct AdMarkerStyle: Sendable, Hashable, Codable, CustomStringConvertibl
     /// Adobe's markers (AWS Elemental MediaLive's "Adobe" style writes only
     /// the first, with the break's `DURATION`).
     public static let adobeCue = AdMarkerStyle("adobeCue")
+    /// `EXT-X-SCTE35:CUE="…",CUE-OUT=YES` … `CUE-OUT=CONT` … `CUE-IN=YES`
+    /// (or the `CUE` payload alone saying out or in), as x9k3 and other
+    /// SCTE-35 segmenters write it.
+    public static let scte35Cue = AdMarkerStyle("scte35Cue")
     /// An interstitial DATERANGE, `CLASS="com.apple.hls.interstitial"`.
     public static let interstitial = AdMarkerStyle("interstitial")
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Finds the breaks marked by CUE-OUT / CUE-OUT-CONT / CUE-IN, by Adobe's
-/// EXT-X-CUE / EXT-X-CUE-CONT and by EXT-OATCLS-SCTE35 or
+/// EXT-X-CUE / EXT-X-CUE-CONT, by EXT-X-SCTE35 and by EXT-OATCLS-SCTE35 or
 /// EXT-X-SPLICEPOINT-SCTE35, one segment's tags at a time.
 ///
 /// A break ends at its CUE-IN (or a SCTE-35 payload that returns to the
@@ -24,6 +24,7 @@ struct CueBreakScanner {
         closeIfPlannedDurationReached(at: index)
         var sawCueOut = false
         var payloadTags: [HLSTag] = []
+        var scte35Tags: [HLSTag] = []
         for tag in tags where !tag.isComment {
             if tag.hasName(HLSTagName.cueOut) {
                 sawCueOut = true
@@ -43,6 +44,8 @@ struct CueBreakScanner {
                 continueBreak(tag, at: index, style: .adobeCue)
             } else if tag.hasName(HLSTagName.oatclsSCTE35) || tag.hasName(HLSTagName.splicePointSCTE35) {
                 payloadTags.append(tag)
+            } else if tag.hasName(HLSTagName.scte35) {
+                scte35Tags.append(tag)
             } else if tag.hasName(HLSTagName.asset) {
                 // SCTE-35 enhanced: the CAID or UPID of the avail, next to its CUE-OUT.
                 if let openIndex, breaks[openIndex].segmentRange.lowerBound == index {
@@ -81,10 +84,54 @@ struct CueBreakScanner {
                 close(at: index, scte35In: bytes)
             }
         }
+        for tag in scte35Tags { scanSCTE35(tag, at: index, besideCueOut: sawCueOut) }
         if let asset = pendingAsset, let openIndex, breaks[openIndex].segmentRange.lowerBound == index {
             breaks[openIndex].asset = asset
         }
         pendingAsset = nil
+    }
+
+    /// An `EXT-X-SCTE35`: next to a CUE-OUT it is that break's payload (a
+    /// packager writing both marks one avail twice); alone, its `CUE-OUT` /
+    /// `CUE-IN` attribute, or else its payload, starts, continues or ends a break.
+    private mutating func scanSCTE35(_ tag: HLSTag, at index: Int, besideCueOut: Bool) {
+        let cue = CueMarkerValue.scte35Tag(tag.valueText)
+        let section = cue.payload.flatMap { try? SpliceInfoSection(bytes: $0) }
+        let duration = cue.duration ?? section?.durationSeconds
+        if besideCueOut, cue.state == .out || cue.state == .fromPayload, let openIndex,
+            breaks[openIndex].segmentRange.lowerBound == index, breaks[openIndex].style != .scte35Cue
+        {
+            if breaks[openIndex].scte35Out == nil { breaks[openIndex].scte35Out = cue.payload }
+            if breaks[openIndex].plannedDuration == nil { breaks[openIndex].plannedDuration = duration }
+            return
+        }
+        var state = cue.state
+        if state == .fromPayload {
+            guard let section else { return }
+            if section.isCueOut {
+                state = .out
+            } else if section.isCueIn {
+                state = .back
+            } else {
+                return
+            }
+        }
+        switch state {
+        case .out:
+            // Repeated on every segment of the break by some packagers: one break.
+            if let openIndex, cue.payload != nil, breaks[openIndex].scte35Out == cue.payload { return }
+            start(.scte35Cue, at: index, planned: duration, payload: cue.payload, line: tag.line)
+        case .continuation:
+            continueBreak(
+                elapsed: cue.elapsed, duration: duration, payload: cue.payload, at: index, line: tag.line,
+                style: .scte35Cue)
+        case .back, .fromPayload:
+            if openIndex == nil, let last = breaks.indices.last, breaks[last].segmentRange.upperBound == index {
+                // The break already ended here by its duration: the payload is its end.
+                breaks[last].scte35In = cue.payload
+            }
+            close(at: index, scte35In: cue.payload)
+        }
     }
 
     /// An EXT-X-ASSET written before the CUE-OUT it belongs to.
@@ -112,13 +159,25 @@ struct CueBreakScanner {
             return
         }
         let (elapsed, duration) = CueMarkerValue.continuation(tag.valueText)
+        let payload = tag.valueText.flatMap { CueMarkerValue.field("SCTE35", in: $0) }.flatMap(
+            MediaPlaylist.payloadBytes)
+        continueBreak(elapsed: elapsed, duration: duration, payload: payload, at: index, line: tag.line, style: style)
+    }
+
+    /// A continuation read already: fills in the open break's duration, or
+    /// opens the break that began `elapsed` seconds before boundary `index`.
+    private mutating func continueBreak(
+        elapsed: Double?, duration: Double?, payload: [UInt8]?, at index: Int, line: Int, style: AdMarkerStyle
+    ) {
+        if let openIndex {
+            if breaks[openIndex].plannedDuration == nil { breaks[openIndex].plannedDuration = duration }
+            return
+        }
         let startTime = playlist.boundaryTime(index) - (elapsed ?? 0)
         if let last = breaks.last, startTime < last.startTime + (last.actualDuration ?? 0) + Self.tolerance {
             return
         }
-        let payload = tag.valueText.flatMap { CueMarkerValue.field("SCTE35", in: $0) }.flatMap(
-            MediaPlaylist.payloadBytes)
-        start(style, at: index, planned: duration, payload: payload, line: tag.line, elapsed: elapsed ?? 0)
+        start(style, at: index, planned: duration, payload: payload, line: line, elapsed: elapsed ?? 0)
     }
 
     /// Segment boundaries within this of the planned end count as reaching it

@@ -49,6 +49,44 @@ enum CueMarkerValue {
         return type.caseInsensitiveEquals("SpliceIn") ? .spliceIn : .other
     }
 
+    /// What an `EXT-X-SCTE35` says: its `CUE` payload, whether it starts
+    /// (`CUE-OUT=YES`), continues (`CUE-OUT=CONT`) or ends (`CUE-IN=YES`) a
+    /// break, or leaves that to the payload (neither), and the `DURATION` and
+    /// `ELAPSED` seconds when written. Blanks around values are allowed:
+    /// x9k3 writes `CUE="…" ,CUE-OUT=YES `.
+    struct SCTE35Tag: Equatable {
+        enum State: Equatable {
+            case out
+            case continuation
+            case back
+            case fromPayload
+        }
+
+        var payload: [UInt8]?
+        var state: State
+        var duration: Double?
+        var elapsed: Double?
+    }
+
+    static func scte35Tag(_ text: String?) -> SCTE35Tag {
+        guard let text else { return SCTE35Tag(payload: nil, state: .fromPayload) }
+        let payload = field("CUE", in: text).flatMap(MediaPlaylist.payloadBytes)
+        let state: SCTE35Tag.State
+        if field("CUE-IN", in: text)?.uppercased() == "YES" {
+            state = .back
+        } else {
+            switch field("CUE-OUT", in: text)?.uppercased() {
+            case "YES": state = .out
+            case "CONT": state = .continuation
+            default: state = .fromPayload
+            }
+        }
+        let positive = { (value: Double) -> Double? in value.isFinite && value >= 0 ? value : nil }
+        return SCTE35Tag(
+            payload: payload, state: state, duration: field("DURATION", in: text).flatMap(decimal).flatMap(positive),
+            elapsed: field("ELAPSED", in: text).flatMap(decimal).flatMap(positive))
+    }
+
     /// A decimal with the blanks some packagers write around it. The plain
     /// form is tried first: a live window holds one of these per segment.
     static func decimal(_ text: String) -> Double? {

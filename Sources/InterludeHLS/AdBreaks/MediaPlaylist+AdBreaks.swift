@@ -91,9 +91,10 @@ extension AdMarkerStyle {
         case .dateRange: return 0
         case .cueOut: return 1
         case .oatcls: return 2
-        case .splicePoint: return 3
-        case .adobeCue: return 4
-        default: return 5
+        case .scte35Cue: return 3
+        case .splicePoint: return 4
+        case .adobeCue: return 5
+        default: return 6
         }
     }
 }

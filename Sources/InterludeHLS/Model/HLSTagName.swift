@@ -83,5 +83,8 @@ public enum HLSTagName {
     /// `#EXT-X-CUE-CONT` (Adobe Primetime: `ID=…,AVAIL-DUR-ELAPSED=…` on each
     /// later segment of the break).
     public static let adobeCueCont = "EXT-X-CUE-CONT"
+    /// `#EXT-X-SCTE35` (`CUE="<base64 splice_info_section>"`, with
+    /// `CUE-OUT=YES|CONT|NO`, `CUE-IN=YES`, `DURATION`, `ELAPSED`, `ID`).
+    public static let scte35 = "EXT-X-SCTE35"
 
 }

@@ -80,6 +80,7 @@ enum HLSTagCatalog {
         (HLSTagName.asset, [.attributeList, .media, .segment]),
         (HLSTagName.adobeCue, [.media, .segment]),
         (HLSTagName.adobeCueCont, [.media, .segment]),
+        (HLSTagName.scte35, [.media, .segment]),
     ]
 
     /// Entries grouped by name length.

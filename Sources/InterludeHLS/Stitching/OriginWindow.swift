@@ -64,8 +64,9 @@ struct OriginWindow {
     func time(at index: Int) -> Double { playlist.boundaryTime(index) }
 
     /// The first boundary carrying a break's end: CUE-IN, an Adobe
-    /// `EXT-X-CUE:TYPE=SpliceIn`, a DATERANGE with SCTE35-IN, or an OATCLS /
-    /// SPLICEPOINT payload that returns to the network.
+    /// `EXT-X-CUE:TYPE=SpliceIn`, a DATERANGE with SCTE35-IN, an
+    /// `EXT-X-SCTE35` with `CUE-IN=YES`, or an OATCLS / SPLICEPOINT /
+    /// EXT-X-SCTE35 payload that returns to the network.
     func firstEndMarker() -> Int? { prepared.firstEndMarker }
 
     static func firstEndMarker(in playlist: MediaPlaylist) -> Int? {
@@ -78,6 +79,15 @@ struct OriginWindow {
                     return index
                 }
                 if tag.hasName(HLSTagName.dateRange), tag.attributes["SCTE35-IN"] != nil { return index }
+                if tag.hasName(HLSTagName.scte35) {
+                    let cue = CueMarkerValue.scte35Tag(tag.valueText)
+                    if cue.state == .back { return index }
+                    if cue.state == .fromPayload, let bytes = cue.payload,
+                        (try? SpliceInfoSection(bytes: bytes))?.isCueIn == true
+                    {
+                        return index
+                    }
+                }
                 if tag.hasName(HLSTagName.oatclsSCTE35) || tag.hasName(HLSTagName.splicePointSCTE35),
                     let bytes = tag.valueText.flatMap(MediaPlaylist.payloadBytes),
                     (try? SpliceInfoSection(bytes: bytes))?.isCueIn == true
@@ -115,13 +125,13 @@ struct OriginWindow {
 
 extension HLSTag {
     /// The origin's ad markers, which the live timeline drops unless they pass
-    /// through: CUE-OUT/-CONT/-IN, Adobe's CUE/CUE-CONT, OATCLS, SPLICEPOINT, ASSET and DATERANGEs
+    /// through: CUE-OUT/-CONT/-IN, Adobe's CUE/CUE-CONT, EXT-X-SCTE35, OATCLS, SPLICEPOINT, ASSET and DATERANGEs
     /// that carry SCTE-35 (interstitials and other DATERANGEs stay).
     var isSourceAdMarker: Bool {
         if isComment { return false }
         if hasName(HLSTagName.cueOut) || hasName(HLSTagName.cueOutCont) || hasName(HLSTagName.cueIn)
             || hasName(HLSTagName.oatclsSCTE35) || hasName(HLSTagName.splicePointSCTE35) || hasName(HLSTagName.asset)
-            || hasName(HLSTagName.adobeCue) || hasName(HLSTagName.adobeCueCont)
+            || hasName(HLSTagName.adobeCue) || hasName(HLSTagName.adobeCueCont) || hasName(HLSTagName.scte35)
         {
             return true
         }

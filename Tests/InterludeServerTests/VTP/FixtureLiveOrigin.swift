@@ -32,6 +32,9 @@ struct FixtureLiveOrigin: Sendable {
         /// Adobe Primetime: `#EXT-X-CUE:TYPE=SpliceOut,ID=…,TIME=…` (duration not
         /// known), `#EXT-X-CUE-CONT:ID=…,AVAIL-DUR-ELAPSED=…`, `#EXT-X-CUE:TYPE=SpliceIn,…`.
         case adobePrimetime
+        /// x9k3's `#EXT-X-SCTE35:CUE="…" ,CUE-OUT=YES `, `CUE-OUT=CONT` on each
+        /// later segment, `CUE-IN=YES` at the end.
+        case scte35Tag
         /// `#EXT-X-CUE-OUT` with no duration that never closes.
         case neverCloses
         /// A 16 s CUE-OUT break with another 8 s CUE-OUT starting inside it.
@@ -129,6 +132,7 @@ struct FixtureLiveOrigin: Sendable {
                 case .adobePrimetime:
                     text +=
                         "#EXT-X-CUE:TYPE=SpliceOut,ID=\(eventID),TIME=\(Double(adBreak.start) * Self.segmentDuration)\n"
+                case .scte35Tag: text += "#EXT-X-SCTE35:CUE=\"\(out.base64Encoded)\" ,CUE-OUT=YES \n"
                 }
             }
             if n > adBreak.start, n < adBreak.start + adBreak.length {
@@ -136,6 +140,7 @@ struct FixtureLiveOrigin: Sendable {
                 switch style {
                 case .elemental: text += "#EXT-X-CUE-OUT-CONT:\(elapsed)/\(Int(duration))\n"
                 case .adobePrimetime: text += "#EXT-X-CUE-CONT:ID=\(eventID),AVAIL-DUR-ELAPSED=\(elapsed)\n"
+                case .scte35Tag: text += "#EXT-X-SCTE35:CUE=\"\(out.base64Encoded)\" ,CUE-OUT=CONT,ELAPSED=\(elapsed)\n"
                 case .scte35Enhanced:
                     text += "#EXT-X-CUE-OUT-CONT:ElapsedTime=\(elapsed),Duration=\(total),SCTE35=\(out.base64Encoded)\n"
                 default: break
@@ -153,6 +158,7 @@ struct FixtureLiveOrigin: Sendable {
                 case .adobePrimetime:
                     text +=
                         "#EXT-X-CUE:TYPE=SpliceIn,ID=\(eventID),TIME=\(Double(adBreak.start + adBreak.length) * Self.segmentDuration)\n"
+                case .scte35Tag: text += "#EXT-X-SCTE35:CUE=\"\(back.base64Encoded)\" ,CUE-IN=YES \n"
                 case .neverCloses, .adobe: break
                 }
             }

@@ -71,7 +71,7 @@ import Testing
         let text = replay.texts["360p"]?.joined() ?? ""
         for marker in [
             "#EXT-X-CUE-OUT", "#EXT-X-CUE-IN", "#EXT-OATCLS-SCTE35", "#EXT-X-SPLICEPOINT-SCTE35", "SCTE35-OUT",
-            "#EXT-X-CUE:", "#EXT-X-CUE-CONT",
+            "#EXT-X-CUE:", "#EXT-X-CUE-CONT", "#EXT-X-SCTE35",
         ] {
             #expect(!text.contains(marker), "\(marker) passed through")
         }
