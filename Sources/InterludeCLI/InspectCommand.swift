@@ -83,8 +83,18 @@ enum InspectCommand {
                     return CommandResult(
                         output: "", errorOutput: "interlude inspect: invalid URL '\(path)'", exitCode: 2)
                 }
+                // A stream URL is inspected as a playlist: named so, or answering
+                // one where a VAST/VMAP document was expected.
+                if Self.namesPlaylist(url), let result = await inspectStream(at: url, options: options, httpClient) {
+                    return result
+                }
                 let resolution = await AdTagResolver(httpClient: httpClient).resolve(tagURL: url)
                 let report = InspectionReport.make(from: resolution)
+                if !report.playable, resolution.hops.count == 1, resolution.error?.code.rawValue == 100,
+                    let result = await inspectStream(at: url, options: options, httpClient)
+                {
+                    return result
+                }
                 return CommandResult(
                     output: options.json ? report.json() : report.text(verbose: options.verbose),
                     exitCode: report.playable ? 0 : 1)
@@ -102,5 +112,24 @@ enum InspectCommand {
         let report = InspectionReport.make(from: data, strict: options.strict)
         let output = options.json ? report.json() : report.text(verbose: options.verbose)
         return CommandResult(output: output, exitCode: report.playable ? 0 : 1)
+    }
+
+    /// True for a URL whose path ends in `.m3u8` or `.m3u`.
+    static func namesPlaylist(_ url: URL) -> Bool {
+        let path = url.path.lowercased()
+        return path.hasSuffix(".m3u8") || path.hasSuffix(".m3u")
+    }
+
+    /// The playlist report of what `url` answers (its QUERYPARAM variables
+    /// read from `url`), or nil when it answers no playlist.
+    static func inspectStream(at url: URL, options: Options, _ httpClient: (any HTTPClient)?) async
+        -> CommandResult?
+    {
+        let client = httpClient ?? URLSessionHTTPClient()
+        guard let response = try? await client.send(HTTPRequest(url: url, timeout: 8)),
+            (200..<300).contains(response.statusCode), isPlaylist(bytes: [UInt8](response.body))
+        else { return nil }
+        let playlist = InterludeCLI.inspectPlaylist(bytes: [UInt8](response.body), json: options.json, url: url)
+        return CommandResult(output: playlist.output, exitCode: playlist.exitCode)
     }
 }

@@ -12,9 +12,10 @@ func isPlaylist(bytes: [UInt8]) -> Bool {
 
 /// `interlude inspect` for a playlist: a summary, the ad breaks and the
 /// validation findings, as text or as JSON (`json: true`). The exit code is 0
-/// when the playlist parsed and has no error findings, 1 otherwise.
-func inspectPlaylist(bytes: [UInt8], json: Bool) -> (output: String, exitCode: Int32) {
-    let report = PlaylistInspectionReport(bytes: bytes)
+/// when the playlist parsed and has no error findings, 1 otherwise. `url`,
+/// where it came from, gives QUERYPARAM variables their values.
+func inspectPlaylist(bytes: [UInt8], json: Bool, url: URL? = nil) -> (output: String, exitCode: Int32) {
+    let report = PlaylistInspectionReport(bytes: bytes, url: url)
     let exitCode: Int32 = report.isValid ? 0 : 1
     if json {
         let encoder = JSONEncoder()
@@ -79,10 +80,10 @@ struct PlaylistInspectionReport: Codable, Equatable {
 
     var isValid: Bool { kind != "invalid" && !findings.contains { $0.severity == "error" } }
 
-    init(bytes: [UInt8]) {
+    init(bytes: [UInt8], url: URL? = nil) {
         adBreaks = []
         findings = []
-        let playlist: HLSPlaylist
+        var playlist: HLSPlaylist
         let skipped: [HLSError]
         do {
             // Every bad line is reported, not only the first: the rest is still inspected.
@@ -103,6 +104,18 @@ struct PlaylistInspectionReport: Codable, Equatable {
             + HLSValidator.validate(playlist).map {
                 Finding(severity: $0.severity.rawValue, rule: $0.rule.name, message: $0.message, line: $0.line)
             }
+        // URIs are shown with their variables' values (RFC 8216bis 4.3): a
+        // reference that cannot be resolved here (IMPORT needs the
+        // multivariant playlist, QUERYPARAM the URL) is a warning and the
+        // text stays as written.
+        do throws(HLSError) {
+            playlist = try Self.resolvingVariables(playlist, url: url)
+        } catch {
+            findings.append(
+                Finding(
+                    severity: "warning", rule: error.code.name,
+                    message: "variables shown unresolved: \(error.message)", line: error.line))
+        }
         switch playlist {
         case .media(let media):
             kind = "media"
@@ -134,6 +147,26 @@ struct PlaylistInspectionReport: Codable, Equatable {
                     bandwidth: $0.bandwidth, resolution: $0.resolution.map { "\($0.width)x\($0.height)" },
                     codecs: $0.codecs, uri: $0.uri)
             }
+        }
+    }
+
+    /// `playlist` with its variable references replaced, QUERYPARAM values
+    /// read from `url`'s query; unchanged when it defines no variable.
+    static func resolvingVariables(_ playlist: HLSPlaylist, url: URL?) throws(HLSError) -> HLSPlaylist {
+        var query: [String: String] = [:]
+        for item in url.flatMap({ URLComponents(url: $0, resolvingAgainstBaseURL: false) })?.queryItems ?? []
+        where query[item.name] == nil {
+            query[item.name] = item.value ?? ""
+        }
+        switch playlist {
+        case .media(let media):
+            guard !media.definitions.isEmpty else { return playlist }
+            return .media(try media.resolvingVariables(queryParameters: query))
+        case .multivariant(let multivariant):
+            guard multivariant.tags.contains(where: { !$0.isComment && $0.name == HLSTagName.define }) else {
+                return playlist
+            }
+            return .multivariant(try multivariant.resolvingVariables(queryParameters: query))
         }
     }
 
