@@ -142,12 +142,18 @@ package enum ChildProcess {
             } catch {
                 throw ChildProcessError(message: "cannot run \(executable): \(error.localizedDescription)")
             }
+            // Standard error is read on a thread of its own while standard output is
+            // read here: a child filling one pipe must never block on the other.
             let errorData = Locked(Data())
-            let reader = Thread { errorData.withLock { $0 = errors.fileHandleForReading.readDataToEndOfFile() } }
+            let errorsRead = DispatchSemaphore(value: 0)
+            let reader = Thread {
+                errorData.withLock { $0 = errors.fileHandleForReading.readDataToEndOfFile() }
+                errorsRead.signal()
+            }
             reader.start()
             let data = keepOutput ? output.fileHandleForReading.readDataToEndOfFile() : Data()
             process.waitUntilExit()
-            while !reader.isFinished { usleep(1000) }
+            errorsRead.wait()
             return Outcome(
                 status: process.terminationStatus, output: [UInt8](data), errors: [UInt8](errorData.withLock { $0 }))
         }
