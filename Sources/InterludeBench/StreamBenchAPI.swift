@@ -7,7 +7,7 @@ import InterludeTestSupport
 /// playing) and verification (204), keeping nothing per request so that a
 /// 24-hour run measures the SDK, not the double.
 ///
-/// `currentBreak` is behind `lock`, so the unchecked conformance is sound.
+/// `currentBreak` and the counters are behind `lock`, so the unchecked conformance is sound.
 final class StreamBenchAPI: HTTPClient, @unchecked Sendable {
     static let server = "http://127.0.0.1:9"
     static let metadataURL = "\(server)/bench/metadata"
@@ -22,6 +22,9 @@ final class StreamBenchAPI: HTTPClient, @unchecked Sendable {
     private let lock = NSLock()
     private var current = 0
     private(set) var verifications = 0
+    private var metadataAnswers = 0
+    /// Metadata requests answered so far.
+    var metadataAnswered: Int { lock.withLock { metadataAnswers } }
     /// Verification URLs seen more than once (a duplicate is a defect).
     private(set) var repeatedVerifications: [String] = []
     /// The verification URLs of the latest `recentGeneration` and of the
@@ -54,6 +57,7 @@ final class StreamBenchAPI: HTTPClient, @unchecked Sendable {
         }
         if url.hasPrefix(Self.metadataURL) {
             let body = vodDocument ?? Self.liveMetadata(around: currentBreak)
+            lock.withLock { metadataAnswers += 1 }
             return HTTPResponse(statusCode: 200, body: body, url: request.url)
         }
         lock.withLock {

@@ -212,6 +212,21 @@ enum StreamBenchmark {
         return threadCPUSeconds() - start
     }
 
+    /// Main-actor turns for the metadata poll due now; when the API answered
+    /// a request in them, a millisecond of real time and more turns, so that
+    /// the answer, parsed off the main actor, is applied before the stream
+    /// plays on. At 1× a poll has 10 s; without the wait the harness, which
+    /// plays 10 s of stream in well under a millisecond, outran a worker slowed
+    /// by the shared cores, and events of a break whose metadata had not
+    /// landed fired without their app events (verified, not counted).
+    static func letThePollLand(_ api: StreamBenchAPI) async {
+        let answered = api.metadataAnswered
+        for _ in 0..<20 { await Task.yield() }
+        guard api.metadataAnswered != answered else { return }
+        try? await Task.sleep(for: .milliseconds(1))
+        for _ in 0..<20 { await Task.yield() }
+    }
+
     /// `hours` simulated hours of live (24 by default): CPU per hour and resident memory after each.
     static func liveDay(settings: Settings, hours: Int) async -> Bool {
         let clock = ManualClock()
@@ -263,7 +278,7 @@ enum StreamBenchmark {
                         await loader.beaconQueue.waitUntilIdle()
                     }
                     // Let the poll and its answer run, every 10 s of stream.
-                    if tick % 40 == 39 { for _ in 0..<20 { await Task.yield() } }
+                    if tick % 40 == 39 { await letThePollLand(api) }
                     chunkStart = threadCPUSeconds()
                 }
             }

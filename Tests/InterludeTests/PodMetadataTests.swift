@@ -89,6 +89,29 @@ struct PodMetadataTests {
         #expect(PodMetadata.clickThrough("//ads.example/x") == URL(string: "https://ads.example/x"))
         #expect(PodMetadata.clickThrough(" https://ads.example/y ") == URL(string: "https://ads.example/y"))
     }
+
+    @Test func aLiveAnswerIsParsedBeforeItIsHandedBack() throws {
+        guard case .parsed(let parsed) = LiveMetadataAnswer.parsing(.document(Data(Self.sample.utf8))) else {
+            Issue.record("a readable document was not parsed")
+            return
+        }
+        #expect(parsed == (try PodMetadata(parsing: Data(Self.sample.utf8))))
+        guard case .unreadable(let reason) = LiveMetadataAnswer.parsing(.document(Data("{{not json".utf8))) else {
+            Issue.record("an unreadable document was not reported")
+            return
+        }
+        #expect(!reason.isEmpty)
+        guard case .pending = LiveMetadataAnswer.parsing(.pending(2)) else {
+            Issue.record("a pending answer changed kind")
+            return
+        }
+        let failure = StreamFetchFailure(description: "HTTP 500")
+        guard case .failed(let kept) = LiveMetadataAnswer.parsing(.failed(failure)) else {
+            Issue.record("a failed answer changed kind")
+            return
+        }
+        #expect(kept.description == "HTTP 500")
+    }
 }
 
 @Suite("Stream event IDs in timed metadata")

@@ -181,6 +181,41 @@ struct StreamTimelineLiveTests {
         #expect(eventTypes(effects) == [.adBreakEnded, .adPeriodEnded])
     }
 
+    @Test func aRepeatedMilestoneFiresOnceAndAnAdCutShortIsLoggedAsEndedWithoutAComplete() {
+        var driver = LiveDriver()
+        let midpoint = StreamFixtures.liveEventID(position: 1, type: "midpoint")
+        driver.deliver([
+            .id3(StreamFixtures.liveEventID(position: 1, type: "start"), at: 100), .id3(midpoint, at: 105),
+            .id3(midpoint + "again", at: 105.5), .id3(StreamFixtures.liveEventID(position: 2, type: "start"), at: 106),
+        ])
+        let effects = driver.play(to: 107)
+        // The second midpoint of ad 1 is verified (its own ID) but fires no second event.
+        #expect(eventTypes(effects) == [.adPeriodStarted, .adBreakStarted, .started, .midpoint, .started])
+        #expect(verifications(effects).count == 4)
+        #expect(endedWithoutComplete(effects).count == 1)
+        var seekBack: [StreamTimeline.Effect] = []
+        driver.now += 0.25
+        driver.timeline.playheadMoved(to: 60, at: driver.now, into: &seekBack)
+        #expect(eventTypes(seekBack) == [.adBreakEnded, .adPeriodEnded])
+        #expect(endedWithoutComplete(seekBack).count == 1)
+        #expect(endedWithoutComplete(seekBack).first?.hasSuffix("(the playhead moved back before the break)") == true)
+    }
+
+    @Test func aCompletedAdIsNotLoggedAsEndedWithoutAComplete() {
+        var driver = LiveDriver()
+        driver.deliver(StreamFixtures.liveCues(start: 100))
+        let effects = driver.play(to: 135)
+        #expect(eventTypes(effects).filter { $0 == .complete }.count == 3)
+        #expect(endedWithoutComplete(effects).isEmpty)
+    }
+
+    private func endedWithoutComplete(_ effects: [StreamTimeline.Effect]) -> [String] {
+        effects.compactMap { effect in
+            if case .log(let text) = effect, text.contains("ended without a complete event") { return text }
+            return nil
+        }
+    }
+
     @Test func tagsNamingAnAdTheMetadataDoesNotDescribeStillFireAndAreLoggedOnce() {
         let document = StreamFixtures.json([
             "tags": [

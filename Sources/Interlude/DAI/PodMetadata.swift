@@ -239,6 +239,11 @@ struct PodMetadata: Sendable, Hashable {
     func tag(forEventID eventID: String) -> Tag? {
         let utf8 = eventID.utf8
         for length in keyLengths where length <= utf8.count {
+            // A key as long as the ID is the ID: looked up as it is, without a copy.
+            if length == utf8.count {
+                if let tag = tags[eventID] { return tag }
+                continue
+            }
             let end = utf8.index(utf8.startIndex, offsetBy: length)
             if let tag = tags[String(eventID[..<end])] { return tag }
         }

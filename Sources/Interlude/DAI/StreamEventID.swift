@@ -48,6 +48,8 @@ enum StreamEventID {
             end = utf8.index(after: end)
         }
         guard length > prefix.count else { return nil }
+        // Most values are the ID and nothing else: the value itself, not a copy of it.
+        if start == value.utf8.startIndex, end == value.utf8.endIndex { return value }
         return String(value[start..<end])
     }
 

@@ -14,6 +14,27 @@ enum MetadataAnswer: Sendable {
     case failed(StreamFetchFailure)
 }
 
+/// What one live metadata request came to, the document already parsed:
+/// parsing (`JSONDecoder`, every poll of a live stream) is done off the
+/// main actor, and only the parsed value is handed back to the manager.
+enum LiveMetadataAnswer: Sendable {
+    case parsed(PodMetadata)
+    /// The document could not be read; the error's description.
+    case unreadable(String)
+    case pending
+    case failed(StreamFetchFailure)
+
+    /// `answer` with its document parsed (called from `downloadLive`, off the main actor).
+    nonisolated static func parsing(_ answer: MetadataAnswer) -> LiveMetadataAnswer {
+        switch answer {
+        case .document(let body):
+            do { return .parsed(try PodMetadata(parsing: body)) } catch { return .unreadable("\(error)") }
+        case .pending: return .pending
+        case .failed(let failure): return .failed(failure)
+        }
+    }
+}
+
 extension StreamManager {
     /// Seconds allowed for one metadata request.
     nonisolated static let metadataTimeout: TimeInterval = 8
@@ -67,25 +88,31 @@ extension StreamManager {
             services.resolver.http, services.resolver.clock, services.resolver.settings.userAgent
         )
         fetchTask = Task { [weak self] in
-            let answer = await Self.download(url, http: http, clock: clock, userAgent: agent)
+            let answer = await Self.downloadLive(url, http: http, clock: clock, userAgent: agent)
             self?.liveMetadataArrived(answer, sentParameters: parameters)
         }
     }
 
-    private func liveMetadataArrived(_ answer: MetadataAnswer, sentParameters: [String: String]?) {
+    /// One live metadata request, its document parsed before the answer
+    /// comes back to the main actor.
+    nonisolated static func downloadLive(
+        _ url: URL, http: any HTTPClient, clock: any AdClock, userAgent: String
+    ) async -> LiveMetadataAnswer {
+        LiveMetadataAnswer.parsing(await download(url, http: http, clock: clock, userAgent: userAgent))
+    }
+
+    private func liveMetadataArrived(_ answer: LiveMetadataAnswer, sentParameters: [String: String]?) {
         fetchTask = nil
         guard !destroyed else { return }
         switch answer {
-        case .document(let body):
-            do {
-                metadata = try PodMetadata(parsing: body)
-                if metadata.skippedEntries > 0 {
-                    emitLog("metadata: \(metadata.skippedEntries) malformed entries left out")
-                }
-                if let sentParameters, pendingAdTagParameters == sentParameters { pendingAdTagParameters = nil }
-            } catch {
-                breakFetchFailed(.failedLoadingAd, "metadata ignored, the previous kept: \(error)")
+        case .parsed(let parsed):
+            metadata = parsed
+            if metadata.skippedEntries > 0 {
+                emitLog("metadata: \(metadata.skippedEntries) malformed entries left out")
             }
+            if let sentParameters, pendingAdTagParameters == sentParameters { pendingAdTagParameters = nil }
+        case .unreadable(let error):
+            breakFetchFailed(.failedLoadingAd, "metadata ignored, the previous kept: \(error)")
         case .pending:
             services.logger.log(.debug, "stream \(registration.streamID): metadata not ready yet")
         case .failed(let failure):

@@ -9,16 +9,28 @@ struct LiveState: Sendable {
     var podIndex = -2
     /// `adBreakStarted` was sent for the open break.
     var announced = false
-    var currentAd: StreamTimeline.AdSlot? {
-        didSet {
-            current = currentAd.map {
-                CurrentAd(clock: $0.clock, isSlate: $0.isSlate, hasClickThrough: $0.clickThrough != nil)
-            }
-        }
-    }
+    /// The playing ad's slot, changed only through `replaceCurrentAd(with:)`
+    /// and `markCurrentAdFired(_:)`. No observer: a property observer makes
+    /// every change in place a copy of the whole slot (about 500 bytes, every
+    /// reference its ad holds retained) and a write back.
+    fileprivate(set) var currentAd: StreamTimeline.AdSlot?
     /// What every report reads of the current ad, kept apart so that a
     /// report never copies the slot (its ad holds dozens of references).
     private(set) var current: CurrentAd?
+
+    /// Makes `slot` the current ad (nil: none), and `current` its summary.
+    mutating func replaceCurrentAd(with slot: StreamTimeline.AdSlot?) {
+        current = slot.map { CurrentAd(clock: $0.clock, isSlate: $0.isSlate, hasClickThrough: $0.clickThrough != nil) }
+        currentAd = slot
+    }
+
+    /// Sets the `fired` bit `bit` of the current ad in place; the ad's bits
+    /// after, or nil when there is no current ad or the bit was already set.
+    mutating func markCurrentAdFired(_ bit: UInt8) -> UInt8? {
+        guard let fired = currentAd?.fired, fired & bit == 0 else { return nil }
+        currentAd?.fired = fired | bit
+        return fired | bit
+    }
 
     struct CurrentAd: Sendable, Hashable {
         var clock: AdClockFacts
@@ -70,19 +82,19 @@ extension StreamTimeline {
         if live.currentAd?.key != tag.adID {
             makeCurrent(tag, metadata: metadata, at: time, into: &effects)
         }
-        guard live.currentAd != nil else { return }
-        // Changed in place: a copy of the slot would retain every reference its ad holds.
-        if let bit = Self.milestoneBit(tag.kind), live.currentAd!.fired & bit == 0 {
-            live.currentAd!.fired |= bit
-            live.firedByAd[tag.adID] = live.currentAd!.fired
-            if !live.currentAd!.isSlate, let type = tag.kind.adEventType {
-                effects.append(.emit(AdEvent(type: type, ad: live.currentAd!.ad, adData: ["breakId": tag.breakID])))
+        // The slot is read through its small summary and changed in place: `!= nil` on the
+        // optional slot compared two copies of it (Optional's `==`), each retaining every reference its ad holds.
+        guard let current = live.current else { return }
+        if let bit = Self.milestoneBit(tag.kind), let fired = live.markCurrentAdFired(bit) {
+            live.firedByAd[tag.adID] = fired
+            if !current.isSlate, let type = tag.kind.adEventType, let ad = live.currentAd?.ad {
+                effects.append(.emit(AdEvent(type: type, ad: ad, adData: ["breakId": tag.breakID])))
             }
         }
         guard tag.kind == .complete else { return publishLive(at: time, into: &effects) }
-        let position = live.currentAd!.ad.adPodInfo.adPosition
-        let isSlate = live.currentAd!.isSlate
-        live.currentAd = nil
+        let position = current.clock.adPosition
+        let isSlate = current.isSlate
+        live.replaceCurrentAd(with: nil)
         hideUI(into: &effects)
         if let count = live.adCount, position >= count, !isSlate {
             closeLiveBreak(reason: nil, into: &effects)
@@ -128,7 +140,7 @@ extension StreamTimeline {
                 ? time > current.end + Self.liveGrace : time > live.lastEventTime + Self.liveSilence
             if over {
                 effects.append(.log("ad \(live.currentAd?.key ?? "") ended without a complete event"))
-                live.currentAd = nil
+                live.replaceCurrentAd(with: nil)
                 hideUI(into: &effects)
             }
         }
@@ -174,10 +186,11 @@ extension StreamTimeline {
     /// Ends the open live break (`adBreakEnded` if announced, then `adPeriodEnded`).
     mutating func closeLiveBreak(reason: String?, into effects: inout [Effect]) {
         guard let id = live.breakID else { return }
-        if let ad = live.currentAd, ad.fired & AdMilestone.complete == 0, !ad.isSlate {
-            effects.append(.log("ad \(ad.key) ended without a complete event" + (reason.map { " (\($0))" } ?? "")))
+        if let fired = live.currentAd?.fired, fired & AdMilestone.complete == 0, live.current?.isSlate == false {
+            let key = live.currentAd?.key ?? ""
+            effects.append(.log("ad \(key) ended without a complete event" + (reason.map { " (\($0))" } ?? "")))
         }
-        live.currentAd = nil
+        live.replaceCurrentAd(with: nil)
         hideUI(into: &effects)
         let data = ["breakId": id]
         if live.announced { effects.append(.emit(AdEvent(type: .adBreakEnded, adData: data))) }
@@ -193,8 +206,8 @@ extension StreamTimeline {
     private mutating func makeCurrent(
         _ tag: PodMetadata.Tag, metadata: PodMetadata, at time: TimeInterval, into effects: inout [Effect]
     ) {
-        if let previous = live.currentAd, previous.fired & AdMilestone.complete == 0, !previous.isSlate {
-            effects.append(.log("ad \(previous.key) ended without a complete event"))
+        if let fired = live.currentAd?.fired, fired & AdMilestone.complete == 0, live.current?.isSlate == false {
+            effects.append(.log("ad \(live.currentAd?.key ?? "") ended without a complete event"))
         }
         let info = metadata.ads[tag.adID]
         if info == nil, !live.undescribedAds.contains(tag.adID) {
@@ -209,13 +222,14 @@ extension StreamTimeline {
             adPosition: info?.position ?? 1, totalAds: max(total, info?.position ?? 1), podIndex: live.podIndex,
             timeOffset: live.breakStart, maxDuration: live.breakDuration ?? -1)
         live.generation += 1
-        live.currentAd = AdSlot(
-            key: tag.adID,
-            ad: Ad(
-                streamAd: info, id: tag.adID, duration: duration, podInfo: podInfo, disableUi: disableUi,
-                uiElements: uiElements), start: start,
-            duration: duration, isSlate: info?.isSlate ?? false, clickThrough: info?.clickThroughURL,
-            clickTracking: info?.clickTrackingURLs ?? [], fired: live.firedByAd[tag.adID] ?? 0)
+        live.replaceCurrentAd(
+            with: AdSlot(
+                key: tag.adID,
+                ad: Ad(
+                    streamAd: info, id: tag.adID, duration: duration, podInfo: podInfo, disableUi: disableUi,
+                    uiElements: uiElements), start: start,
+                duration: duration, isSlate: info?.isSlate ?? false, clickThrough: info?.clickThroughURL,
+                clickTracking: info?.clickTrackingURLs ?? [], fired: live.firedByAd[tag.adID] ?? 0))
     }
 
     /// The number a break ID ends in (`3`, `break-3`), for a live pod index.
