@@ -153,11 +153,7 @@ struct PlaylistInspectionReport: Codable, Equatable {
     /// `playlist` with its variable references replaced, QUERYPARAM values
     /// read from `url`'s query; unchanged when it defines no variable.
     static func resolvingVariables(_ playlist: HLSPlaylist, url: URL?) throws(HLSError) -> HLSPlaylist {
-        var query: [String: String] = [:]
-        for item in url.flatMap({ URLComponents(url: $0, resolvingAgainstBaseURL: false) })?.queryItems ?? []
-        where query[item.name] == nil {
-            query[item.name] = item.value ?? ""
-        }
+        let query = url.map(HLSQueryParameters.values(in:)) ?? [:]
         switch playlist {
         case .media(let media):
             guard !media.definitions.isEmpty else { return playlist }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import InterludeHLS
@@ -29,5 +30,13 @@ import Testing
     @Test func multivariantVariablesAreOfferedForImport() throws {
         let playlist = try MultivariantPlaylist(parsing: Fixture.text("Multivariant/multivariant.m3u8"))
         #expect(playlist.variables == ["cdn": "https://cdn.example.com"])
+    }
+
+    /// QUERYPARAM values (RFC 8216bis 4.4.2.3): percent-decoded, the first
+    /// occurrence of a name wins, a name without `=` is empty.
+    @Test func queryParametersOfAURL() throws {
+        let url = try #require(URL(string: "https://cdn.example.com/live.m3u8?token=a%2Fb&token=second&flag&e="))
+        #expect(HLSQueryParameters.values(in: url) == ["token": "a/b", "flag": "", "e": ""])
+        #expect(HLSQueryParameters.values(in: try #require(URL(string: "https://cdn.example.com/a.m3u8"))).isEmpty)
     }
 }

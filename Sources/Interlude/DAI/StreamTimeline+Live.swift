@@ -24,6 +24,13 @@ struct LiveState: Sendable {
         currentAd = slot
     }
 
+    /// True when the current ad is one (not slate) that has not completed:
+    /// its end now is worth a log line.
+    var currentAdIsIncomplete: Bool {
+        guard let fired = currentAd?.fired, current?.isSlate == false else { return false }
+        return fired & AdMilestone.complete == 0
+    }
+
     /// Sets the `fired` bit `bit` of the current ad in place; the ad's bits
     /// after, or nil when there is no current ad or the bit was already set.
     mutating func markCurrentAdFired(_ bit: UInt8) -> UInt8? {
@@ -186,7 +193,7 @@ extension StreamTimeline {
     /// Ends the open live break (`adBreakEnded` if announced, then `adPeriodEnded`).
     mutating func closeLiveBreak(reason: String?, into effects: inout [Effect]) {
         guard let id = live.breakID else { return }
-        if let fired = live.currentAd?.fired, fired & AdMilestone.complete == 0, live.current?.isSlate == false {
+        if live.currentAdIsIncomplete {
             let key = live.currentAd?.key ?? ""
             effects.append(.log("ad \(key) ended without a complete event" + (reason.map { " (\($0))" } ?? "")))
         }
@@ -206,7 +213,7 @@ extension StreamTimeline {
     private mutating func makeCurrent(
         _ tag: PodMetadata.Tag, metadata: PodMetadata, at time: TimeInterval, into effects: inout [Effect]
     ) {
-        if let fired = live.currentAd?.fired, fired & AdMilestone.complete == 0, live.current?.isSlate == false {
+        if live.currentAdIsIncomplete {
             effects.append(.log("ad \(live.currentAd?.key ?? "") ended without a complete event"))
         }
         let info = metadata.ads[tag.adID]

@@ -96,8 +96,7 @@ struct CueBreakScanner {
     /// `CUE-IN` attribute, or else its payload, starts, continues or ends a break.
     private mutating func scanSCTE35(_ tag: HLSTag, at index: Int, besideCueOut: Bool) {
         let cue = CueMarkerValue.scte35Tag(tag.valueText)
-        let section = cue.payload.flatMap { try? SpliceInfoSection(bytes: $0) }
-        let duration = cue.duration ?? section?.durationSeconds
+        let duration = cue.duration ?? cue.section?.durationSeconds
         if besideCueOut, cue.state == .out || cue.state == .fromPayload, let openIndex,
             breaks[openIndex].segmentRange.lowerBound == index, breaks[openIndex].style != .scte35Cue
         {
@@ -105,19 +104,9 @@ struct CueBreakScanner {
             if breaks[openIndex].plannedDuration == nil { breaks[openIndex].plannedDuration = duration }
             return
         }
-        var state = cue.state
-        if state == .fromPayload {
-            guard let section else { return }
-            if section.isCueOut {
-                state = .out
-            } else if section.isCueIn {
-                state = .back
-            } else {
-                return
-            }
-        }
-        switch state {
-        case .out:
+        guard let effect = cue.effect else { return }
+        switch effect {
+        case .start:
             // Repeated on every segment of the break by some packagers: one break.
             if let openIndex, cue.payload != nil, breaks[openIndex].scte35Out == cue.payload { return }
             start(.scte35Cue, at: index, planned: duration, payload: cue.payload, line: tag.line)
@@ -125,7 +114,7 @@ struct CueBreakScanner {
             continueBreak(
                 elapsed: cue.elapsed, duration: duration, payload: cue.payload, at: index, line: tag.line,
                 style: .scte35Cue)
-        case .back, .fromPayload:
+        case .end:
             if openIndex == nil, let last = breaks.indices.last, breaks[last].segmentRange.upperBound == index {
                 // The break already ended here by its duration: the payload is its end.
                 breaks[last].scte35In = cue.payload

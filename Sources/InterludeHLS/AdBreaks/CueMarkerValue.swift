@@ -62,10 +62,32 @@ enum CueMarkerValue {
             case fromPayload
         }
 
+        /// What the tag does to a break.
+        enum Effect: Equatable {
+            case start
+            case continuation
+            case end
+        }
+
         var payload: [UInt8]?
+        /// The payload decoded, when it is a valid section.
+        var section: SpliceInfoSection?
         var state: State
         var duration: Double?
         var elapsed: Double?
+
+        /// `state`, with `fromPayload` read from the payload; nil when the tag
+        /// says neither out nor in (no payload, an unreadable one, another command).
+        var effect: Effect? {
+            switch state {
+            case .out: return .start
+            case .continuation: return .continuation
+            case .back: return .end
+            case .fromPayload:
+                guard let section else { return nil }
+                return section.isCueOut ? .start : section.isCueIn ? .end : nil
+            }
+        }
     }
 
     static func scte35Tag(_ text: String?) -> SCTE35Tag {
@@ -83,7 +105,8 @@ enum CueMarkerValue {
         }
         let positive = { (value: Double) -> Double? in value.isFinite && value >= 0 ? value : nil }
         return SCTE35Tag(
-            payload: payload, state: state, duration: field("DURATION", in: text).flatMap(decimal).flatMap(positive),
+            payload: payload, section: payload.flatMap { try? SpliceInfoSection(bytes: $0) }, state: state,
+            duration: field("DURATION", in: text).flatMap(decimal).flatMap(positive),
             elapsed: field("ELAPSED", in: text).flatMap(decimal).flatMap(positive))
     }
 

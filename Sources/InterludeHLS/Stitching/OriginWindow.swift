@@ -79,14 +79,8 @@ struct OriginWindow {
                     return index
                 }
                 if tag.hasName(HLSTagName.dateRange), tag.attributes["SCTE35-IN"] != nil { return index }
-                if tag.hasName(HLSTagName.scte35) {
-                    let cue = CueMarkerValue.scte35Tag(tag.valueText)
-                    if cue.state == .back { return index }
-                    if cue.state == .fromPayload, let bytes = cue.payload,
-                        (try? SpliceInfoSection(bytes: bytes))?.isCueIn == true
-                    {
-                        return index
-                    }
+                if tag.hasName(HLSTagName.scte35), CueMarkerValue.scte35Tag(tag.valueText).effect == .end {
+                    return index
                 }
                 if tag.hasName(HLSTagName.oatclsSCTE35) || tag.hasName(HLSTagName.splicePointSCTE35),
                     let bytes = tag.valueText.flatMap(MediaPlaylist.payloadBytes),

@@ -116,7 +116,7 @@ extension HLSPlaybackState {
     ) {
         var playlist = playlist
         do {
-            playlist = try playlist.resolvingVariables(queryParameters: Self.queryParameters(of: url))
+            playlist = try playlist.resolvingVariables(queryParameters: HLSQueryParameters.values(in: url))
         } catch {
             fail(
                 HLSStreamError(
@@ -146,7 +146,7 @@ extension HLSPlaybackState {
         if !playlist.definitions.isEmpty {
             do {
                 playlist = try playlist.resolvingVariables(
-                    imported: importedVariables, queryParameters: Self.queryParameters(of: request.url))
+                    imported: importedVariables, queryParameters: HLSQueryParameters.values(in: request.url))
             } catch {
                 let problem = HLSStreamError(
                     .undecodablePlaylist, "the playlist \(request.url.absoluteString) could not be read: \(error)",
@@ -281,13 +281,5 @@ extension HLSPlaybackState {
             snapped = segment.start
         }
         return snapped
-    }
-
-    static func queryParameters(of url: URL) -> [String: String] {
-        var values: [String: String] = [:]
-        for item in URLComponents(url: url, resolvingAgainstBaseURL: true)?.queryItems ?? [] {
-            values[item.name] = values[item.name] ?? item.value ?? ""
-        }
-        return values
     }
 }

@@ -27,7 +27,7 @@ public struct OriginFetcher: Sendable {
     public func multivariant(_ url: URL, for item: ContentItem) async throws(OriginError) -> MultivariantPlaylist {
         switch try await fetch(url, for: item) {
         case .multivariant(var playlist):
-            let query = Self.queryParameters(of: url)
+            let query = HLSQueryParameters.values(in: url)
             do {
                 playlist = try playlist.resolvingVariables(queryParameters: query)
             } catch {
@@ -63,7 +63,7 @@ public struct OriginFetcher: Sendable {
     {
         switch try await fetch(url, for: item) {
         case .media(var playlist):
-            let query = Self.queryParameters(of: url)
+            let query = HLSQueryParameters.values(in: url)
             if !playlist.definitions.isEmpty {
                 do {
                     playlist = try playlist.resolvingVariables(imported: imported, queryParameters: query)
@@ -175,15 +175,5 @@ public struct OriginFetcher: Sendable {
         return HLSTag(
             HLSTagName.define, attributes: HLSAttributeList(["NAME": .quoted(name), "VALUE": .quoted(value ?? "")]),
             line: tag.line)
-    }
-
-    /// The query of `url` as QUERYPARAM values (RFC 8216bis 4.4.2.3).
-    static func queryParameters(of url: URL) -> [String: String] {
-        var values: [String: String] = [:]
-        for item in URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-        where values[item.name] == nil {
-            values[item.name] = item.value ?? ""
-        }
-        return values
     }
 }
