@@ -164,6 +164,35 @@ struct URLSessionHTTPClientTests {
         await #expect(throws: HTTPClientError.cancelled) { try await call.value }
     }
 
+    /// A cancel can land at any point of `send`: before the exchange is
+    /// recorded, between that and the transfer's start, or during it. Each
+    /// must end the call at once as cancelled, never by its deadline as a
+    /// timeout (a cancel that arrived before the exchange was recorded used to
+    /// be lost, and the call ended 30 s later as `.timedOut`).
+    @Test(.timeLimit(.minutes(2))) func aCancelAtAnyMomentIsReportedAsCancelledAtOnce() async throws {
+        let (server, directory) = try TestAdServer.start()
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        let client = URLSessionHTTPClient()
+        var outcomes: [String: Int] = [:]
+        for round in 0..<400 {
+            let call = Task { try await client.send(Self.get("\(server.baseURL)/faults/delay/60000", timeout: 20)) }
+            for _ in 0..<(round % 64) { await Task.yield() }
+            call.cancel()
+            do {
+                _ = try await call.value
+                outcomes["answered", default: 0] += 1
+            } catch let error as HTTPClientError {
+                outcomes["\(error)", default: 0] += 1
+            } catch {
+                outcomes["\(type(of: error))", default: 0] += 1
+            }
+        }
+        #expect(outcomes == ["cancelled": 400])
+    }
+
     @Test func responsesAreNeverCached() {
         // Ad responses are cache-busted and personal: no URLCache, so nothing
         // is looked up before a request or written to disk after it.

@@ -67,11 +67,21 @@ public final class URLSessionHTTPClient: HTTPClient {
                         continuation: continuation, originalURL: request.url, limit: limit, maxRedirects: redirects,
                         deadline: deadline))
                 deadline.resume()
+                // A cancel that came after the check above but before `begin` found
+                // no exchange to end, and the task it cancelled before its start may
+                // never report completion: it would end by the deadline, as a timeout.
+                guard !Task.isCancelled else {
+                    table.fail(id, with: .cancelled)
+                    table.expire(id)
+                    return
+                }
                 task.resume()
             }
         } onCancel: {
-            // The caller gave up: that is no timeout, and is reported as what it is.
+            // The caller gave up: that is no timeout, and is reported as what it is,
+            // at once (not when URLSession gets round to reporting the cancelled task).
             table.fail(id, with: .cancelled)
+            table.expire(id)
             task.cancel()
         }
     }
@@ -111,8 +121,9 @@ final class ExchangeTable: NSObject, URLSessionDataDelegate, @unchecked Sendable
         lock.withLock { exchanges[id] = exchange }
     }
 
-    /// The deadline passed: ends the call now with the failure already
-    /// known, or `.timedOut`. A late completion callback finds nothing to end.
+    /// Ends the call now (its deadline passed, or its caller cancelled) with
+    /// the failure already known, or `.timedOut`. A late completion callback
+    /// finds nothing to end; a second call does nothing.
     func expire(_ id: Int) {
         guard let exchange = lock.withLock({ exchanges.removeValue(forKey: id) }) else { return }
         exchange.deadline?.cancel()
