@@ -59,8 +59,11 @@ enum InspectCommand {
         var message: String
     }
 
+    /// `clock` times the tag's fetches (tests pass a manual one, so a loaded
+    /// machine cannot turn an in-memory answer into a timeout).
     static func run(
-        arguments: [String], readStandardInput: @Sendable () -> Data, httpClient: (any HTTPClient)? = nil
+        arguments: [String], readStandardInput: @Sendable () -> Data, httpClient: (any HTTPClient)? = nil,
+        clock: any AdClock = SystemClock()
     ) async -> CommandResult {
         let options: Options
         switch parseOptions(arguments) {
@@ -88,7 +91,7 @@ enum InspectCommand {
                 if Self.namesPlaylist(url), let result = await inspectStream(at: url, options: options, httpClient) {
                     return result
                 }
-                let resolution = await AdTagResolver(httpClient: httpClient).resolve(tagURL: url)
+                let resolution = await AdTagResolver(httpClient: httpClient, clock: clock).resolve(tagURL: url)
                 let report = InspectionReport.make(from: resolution)
                 if !report.playable, resolution.hops.count == 1, resolution.error?.code.rawValue == 100,
                     let result = await inspectStream(at: url, options: options, httpClient)
