@@ -46,7 +46,8 @@ let package = Package(
         .target(
             name: "InterludeServer",
             dependencies: [
-                "InterludeVAST", "InterludeHLS", "Interlude", "InterludeFormatting", "InterludeInspection", "CMicroHTTPD",
+                "InterludeVAST", "InterludeHLS", "Interlude", "InterludeFormatting", "InterludeInspection",
+                "CMicroHTTPD",
                 "CSQLite",
             ],
             // The web console's pages, compiled into the binary (no bundle to find at run time).
@@ -87,7 +88,9 @@ let package = Package(
         // InterludeCLITests depends on the executable.
         .testTarget(name: "InterludeFormattingTests", dependencies: ["InterludeFormatting"]),
         .testTarget(name: "InterludeVASTTests", dependencies: ["InterludeVAST", "InterludeTestSupport"]),
-        .testTarget(name: "InterludeHLSTests", dependencies: ["InterludeHLS"], exclude: ["Fixtures"]),
+        // InterludeServer for ChildProcess: the oracles and ffprobe run through posix_spawn.
+        .testTarget(
+            name: "InterludeHLSTests", dependencies: ["InterludeHLS", "InterludeServer"], exclude: ["Fixtures"]),
         .testTarget(name: "InterludeTests", dependencies: ["Interlude", "InterludePlayer", "InterludeTestSupport"]),
         .testTarget(
             name: "InterludeServerTests",

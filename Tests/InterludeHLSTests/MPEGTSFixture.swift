@@ -1,4 +1,5 @@
 import Foundation
+import InterludeServer
 
 @testable import InterludeHLS
 
@@ -53,19 +54,10 @@ enum MPEGTSFixture {
     /// Runs a tool; returns its exit status, standard output and standard error.
     static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: Data, error: String)
     {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        // Read both pipes before waiting so a full pipe cannot stall the child.
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, outputData, String(decoding: errorData, as: UTF8.self))
+        // posix_spawn, not Foundation's `Process`, whose `run()` crashes now and
+        // then on Linux (swift-corelibs-foundation #5472).
+        let outcome = try ChildProcess.run(executable, arguments)
+        return (outcome.status, Data(outcome.output), String(decoding: outcome.errors, as: UTF8.self))
     }
 
     /// Writes bytes to a file in a fresh temporary directory, runs `body` with

@@ -1,5 +1,6 @@
 import Foundation
 import InterludeHLS
+import InterludeServer
 import Testing
 
 /// Real HLS media made with ffmpeg once per test run, in a temporary
@@ -114,53 +115,33 @@ struct HLSMediaFixture: Sendable {
     }
 
     /// Runs a tool, niced (other tests keep their CPU), without blocking a
-    /// thread of the concurrency pool: output goes to files, and the exit
-    /// is awaited through the termination handler.
+    /// thread of the concurrency pool: it runs on a thread of its own, through
+    /// `ChildProcess` (posix_spawn), not Foundation's `Process`, whose `run()`
+    /// crashes now and then on Linux (swift-corelibs-foundation #5472; a CI
+    /// run of the tests died of it here).
     private static func run(_ executable: String, _ arguments: [String], in directory: URL) async throws(FixtureError)
         -> Data
     {
-        let process = Process()
-        if let nice = nice {
-            process.executableURL = URL(fileURLWithPath: nice)
-            process.arguments = ["-n", "10", executable] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
+        let (tool, toolArguments) = nice.map { ($0, ["-n", "10", executable] + arguments) } ?? (executable, arguments)
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<ChildProcess.Outcome, ChildProcessError>, Never>) in
+            Thread {
+                continuation.resume(
+                    returning: Result { () throws(ChildProcessError) in
+                        try ChildProcess.run(tool, toolArguments)
+                    })
+            }.start()
         }
-        let outputURL = directory.appendingPathComponent("out-\(UUID().uuidString)")
-        let errorURL = directory.appendingPathComponent("err-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: outputURL)
-            try? FileManager.default.removeItem(at: errorURL)
+        let outcome: ChildProcess.Outcome
+        switch result {
+        case .success(let value): outcome = value
+        case .failure(let error): throw FixtureError(description: "cannot run \(executable): \(error)")
         }
-        let status: Int32
-        do {
-            let output = try FileHandle(forWritingTo: outputURL)
-            let error = try FileHandle(forWritingTo: errorURL)
-            defer {
-                try? output.close()
-                try? error.close()
-            }
-            process.standardOutput = output
-            process.standardError = error
-            status = try await withCheckedThrowingContinuation { continuation in
-                process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-                do { try process.run() } catch {
-                    process.terminationHandler = nil
-                    continuation.resume(throwing: error)
-                }
-            }
-        } catch {
-            throw FixtureError(description: "cannot run \(executable): \(error)")
-        }
-        let data = (try? Data(contentsOf: outputURL)) ?? Data()
-        guard status == 0 else {
-            let message = String(decoding: (try? Data(contentsOf: errorURL)) ?? Data(), as: UTF8.self)
+        guard outcome.status == 0 else {
+            let message = String(decoding: outcome.errors, as: UTF8.self)
             throw FixtureError(description: "\(executable) \(arguments.joined(separator: " ")) failed: \(message)")
         }
-        return data
+        return Data(outcome.output)
     }
 
     private static let nice = tool("nice")

@@ -44,20 +44,9 @@ struct PodServingTimedMetadataTests {
     }
 
     private func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: Data, errors: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("pod-tool-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errors) }
-        process.standardOutput = output
-        process.standardError = try FileHandle(forWritingTo: errors)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, data, (try? String(contentsOf: errors, encoding: .utf8)) ?? "")
+        // posix_spawn, not Foundation's `Process` (its `run()` crashes now and then on Linux).
+        let outcome = try ChildProcess.run(tool, arguments)
+        return (outcome.status, Data(outcome.output), String(decoding: outcome.errors, as: UTF8.self))
     }
 
     /// ffprobe's `timed_id3` packets of a segment: PTS and the bytes of their data.

@@ -1,4 +1,5 @@
 import Foundation
+import InterludeServer
 
 @testable import InterludeHLS
 
@@ -15,21 +16,12 @@ enum PythonOracle {
 
     /// Runs `python3 arguments…` and returns its standard output; throws when it fails.
     static func run(_ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw OracleFailure(message: String(decoding: message, as: UTF8.self))
+        // posix_spawn, not Foundation's `Process` (its `run()` crashes now and then on Linux).
+        let outcome = try ChildProcess.run("/usr/bin/env", ["python3"] + arguments)
+        guard outcome.status == 0 else {
+            throw OracleFailure(message: String(decoding: outcome.errors, as: UTF8.self))
         }
-        return data
+        return Data(outcome.output)
     }
 
     struct OracleFailure: Error, CustomStringConvertible {
