@@ -1,9 +1,13 @@
 import Foundation
 import InterludeHLS
 
-/// Decides a live break's pods for the channel's viewers when the break
-/// first appears in the channel's window, on a background thread, a few to a
-/// store transaction, so the reloads that meet the break only read.
+/// Decides a live break's pods for the channel's viewers when the break is
+/// announced, on a background thread, a few to a store transaction, so the
+/// reloads that meet the break only read. A channel made here announces
+/// each break a window's length before its first segment appears (its
+/// schedule is known), so its viewers' pods are decided over that time
+/// instead of all at once when the break reaches them; an external origin's
+/// break is announced when it first appears in the origin's window.
 ///
 /// Without it, each viewer's first reload after a break appears decides
 /// its pod and writes it (and its events) in a transaction of its own,
@@ -15,11 +19,15 @@ import InterludeHLS
 /// Breaks are seen when a channel's window is prepared: by a reload, or
 /// by this thread, which looks at the window of every channel with viewers
 /// once every ``pollInterval`` (a VTP watches each channel's origin, not
-/// each viewer's), so a break is announced as soon as it appears even when
+/// each viewer's), so a break is announced when it is due even when
 /// no viewer reloads just then.
 ///
+/// A break announced ahead is announced again when it appears, for the
+/// viewers that began watching since (only them: the others were handed
+/// over already), so a viewer who joins in between still finds its pod.
+///
 /// A viewer is a stream that reloaded one of the channel's renditions in
-/// this process within ``activeFor`` of the break's appearance (a player
+/// this process within ``activeFor`` of the break's announcement (a player
 /// reloads every target duration; a stalled one is kept a while). Breaks
 /// whose start has left the channel's window by the time their turn comes
 /// are dropped, so a channel whose breaks come faster than they can be
@@ -43,6 +51,8 @@ final class VTPDecideAhead: Sendable {
         var channel: String
         var request: LiveBreakRequest
         var announcedAt: Date
+        /// Announced ahead of its appearance (decided again when it appears, for later viewers).
+        var isAhead = false
     }
 
     private struct State {
@@ -50,8 +60,11 @@ final class VTPDecideAhead: Sendable {
         var viewers: [String: [String: Date]] = [:]
         /// Per channel: the origin sequence of its window's first segment, as last prepared.
         var windowStart: [String: UInt64] = [:]
-        /// Per channel: the breaks already announced (break ID), newest last, bounded.
+        /// Per channel: the breaks already announced as appeared (break ID), newest last, bounded.
         var announced: [String: [String]] = [:]
+        /// Per channel: the breaks announced ahead and not yet appeared, by
+        /// break ID, with the viewers handed over for them so far.
+        var ahead: [String: [String: Set<String>]] = [:]
         var jobs: [Job] = []
         /// A job is being decided.
         var busy = false
@@ -92,21 +105,38 @@ final class VTPDecideAhead: Sendable {
     }
 
     /// A newly prepared window of `channel` starting at origin sequence
-    /// `windowStart`, with the breaks whose start it holds: each break not
-    /// announced before is queued.
-    func windowPrepared(channel: String, windowStart: UInt64, breaks: [LiveBreakRequest], at now: Date) {
+    /// `windowStart`, with the breaks whose start it holds, and those of the
+    /// channel's schedule still `upcoming` (not in the window yet): each
+    /// break not announced before is queued, an upcoming one once ahead and
+    /// once more when it appears.
+    func windowPrepared(
+        channel: String, windowStart: UInt64, breaks: [LiveBreakRequest], upcoming: [LiveBreakRequest] = [],
+        at now: Date
+    ) {
         let queued = state.withLock { state -> Bool in
             guard !state.stopping else { return false }
-            state.windowStart[channel] = max(state.windowStart[channel] ?? 0, windowStart)
+            let start = max(state.windowStart[channel] ?? 0, windowStart)
+            state.windowStart[channel] = start
             var announced = state.announced[channel, default: []]
+            var ahead = state.ahead[channel, default: [:]]
             var queued = false
             for request in breaks where !announced.contains(request.breakID) {
                 announced.append(request.breakID)
                 state.jobs.append(Job(channel: channel, request: request, announcedAt: now))
                 queued = true
             }
+            for request in upcoming where !announced.contains(request.breakID) && ahead[request.breakID] == nil {
+                ahead[request.breakID] = []
+                state.jobs.append(Job(channel: channel, request: request, announcedAt: now, isAhead: true))
+                queued = true
+            }
             if announced.count > 64 { announced.removeFirst(announced.count - 64) }
             state.announced[channel] = announced
+            // Bounded: a break that never appeared (the schedule changed) is forgotten after 64 others.
+            if ahead.count > 64 {
+                for id in ahead.keys.sorted().prefix(ahead.count - 64) { ahead[id] = nil }
+            }
+            state.ahead[channel] = ahead.isEmpty ? nil : ahead
             return queued
         }
         guard queued else { return }
@@ -188,9 +218,18 @@ final class VTPDecideAhead: Sendable {
                 while !state.jobs.isEmpty {
                     let job = state.jobs.removeFirst()
                     guard Self.isCurrent(job, windowStart: state.windowStart[job.channel]) else { continue }
-                    let viewers = Self.pruned(&state, channel: job.channel, since: job.announcedAt)
+                    var viewers = Set(Self.pruned(&state, channel: job.channel, since: job.announcedAt).keys)
+                    let breakID = job.request.breakID
+                    if job.isAhead {
+                        // Still waiting to appear: remember who was handed over.
+                        if state.ahead[job.channel]?[breakID] != nil { state.ahead[job.channel]?[breakID] = viewers }
+                    } else if let handed = state.ahead[job.channel]?.removeValue(forKey: breakID) {
+                        viewers.subtract(handed)
+                        if state.ahead[job.channel]?.isEmpty == true { state.ahead[job.channel] = nil }
+                    }
+                    guard !viewers.isEmpty else { continue }
                     state.busy = true
-                    return .decide(job, viewers.keys.sorted())
+                    return .decide(job, viewers.sorted())
                 }
                 guard Date() >= pollAfter else { return nil }
                 let now = self.now()

@@ -61,6 +61,13 @@ extension VTPService {
     /// The origin window of a channel made here now, and how many segments
     /// were complete (the window's identity): computed and prepared for
     /// stitching once per profile and window, shared by every viewer.
+    ///
+    /// A new window also announces the breaks it holds to deciding ahead,
+    /// and those of the window one window's length later: the channel is
+    /// made here, so its schedule is known before its segments exist (as an
+    /// origin's early ad-break notice is to a real pod-serving stack), and
+    /// the viewers' pods are decided while the break is still ahead rather
+    /// than all at once when its first segment appears.
     func liveWindow(_ channel: LiveChannel, profile: String) throws(HTTPError) -> (Int, PreparedOriginWindow) {
         let now = origin.clock.now
         let completed = channel.completedSegments(at: now)
@@ -68,7 +75,40 @@ extension VTPService {
         if let cached = liveWindows.withLock({ $0[key] }), cached.completed == completed {
             return (completed, cached.window)
         }
-        let window = channel.window(at: now)
+        let prepared = try preparedWindow(of: channel, profile: profile, at: now)
+        let isNew = liveWindows.withLock { windows -> Bool in
+            defer { windows[key] = (completed, prepared) }
+            return windows[key].map { $0.completed < completed } ?? true
+        }
+        if isNew {
+            let first = prepared.playlist.segments.first?.mediaSequence ?? prepared.playlist.mediaSequence
+            let breaks = breaksStarting(in: prepared)
+            let later = now.addingTimeInterval(Self.noticeAhead(of: channel))
+            let upcoming =
+                (try? preparedWindow(of: channel, profile: profile, at: later)).map(breaksStarting(in:)) ?? []
+            decideAhead.windowPrepared(
+                channel: channel.id, windowStart: first, breaks: breaks,
+                upcoming: upcoming.filter { !breaks.contains($0) }, at: pods.now())
+        }
+        return (completed, prepared)
+    }
+
+    /// How far ahead (clock seconds) a channel made here announces its
+    /// breaks: half a window's length of channel time (at least a segment),
+    /// so every break is seen before its first segment appears, and, with
+    /// breaks a window or more apart, the next one is decided for halfway
+    /// between two breaks rather than when one appears, which is when every
+    /// viewer's reload writes its stitch state.
+    static func noticeAhead(of channel: LiveChannel) -> TimeInterval {
+        Double(max(1, channel.settings.windowSegments / 2)) * channel.segmentDuration / channel.settings.speed
+    }
+
+    /// The channel's window at clock date `date` as the origin writes it,
+    /// prepared for stitching.
+    func preparedWindow(of channel: LiveChannel, profile: String, at date: Date) throws(HTTPError)
+        -> PreparedOriginWindow
+    {
+        let window = channel.window(at: date)
         guard var playlist = channel.mediaPlaylist(profile: profile, window: window) else {
             throw .notFound("channel '\(channel.id)' has no profile '\(profile)'")
         }
@@ -88,22 +128,11 @@ extension VTPService {
             playlist.segments[0].tags.insert(HLSTag(HLSTagName.discontinuity), at: 0)
             playlist.discontinuitySequence -= 1
         }
-        let prepared: PreparedOriginWindow
         do throws(HLSError) {
-            prepared = try PreparedOriginWindow(playlist)
+            return try PreparedOriginWindow(playlist)
         } catch {
             throw Self.unstitchable(error)
         }
-        let isNew = liveWindows.withLock { windows -> Bool in
-            defer { windows[key] = (completed, prepared) }
-            return windows[key].map { $0.completed < completed } ?? true
-        }
-        if isNew {
-            let first = prepared.playlist.segments.first?.mediaSequence ?? prepared.playlist.mediaSequence
-            decideAhead.windowPrepared(
-                channel: channel.id, windowStart: first, breaks: breaksStarting(in: prepared), at: pods.now())
-        }
-        return (completed, prepared)
     }
 
     /// One reload: the rendition's state from the store (or a sibling

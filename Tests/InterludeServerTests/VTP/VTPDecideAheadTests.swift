@@ -4,8 +4,8 @@ import Testing
 
 @testable import InterludeServer
 
-/// Live breaks decided for the channel's viewers when the break first
-/// appears in its window, so the viewers' reloads only read.
+/// Live breaks decided for the channel's viewers before the break reaches
+/// them, so the viewers' reloads only read.
 @Suite struct VTPDecideAheadTests {
     private typealias Test = VTPTest
 
@@ -15,6 +15,15 @@ import Testing
             if decideAhead.isIdle { return }
             try? await Task.sleep(nanoseconds: 5_000_000)
         }
+    }
+
+    /// A decide-ahead that records each (break, stream) pair handed over, as `break:stream`.
+    private static func recordingDecideAhead() -> (VTPDecideAhead, Locked<[String]>) {
+        let handed = Locked<[String]>([])
+        let decideAhead = VTPDecideAhead { job, streams in
+            handed.withLock { $0 += streams.map { "\(job.request.breakID):\($0)" } }
+        }
+        return (decideAhead, handed)
     }
 
     private static func breakIDs(_ server: AdServer, _ stream: String) throws -> [String] {
@@ -43,7 +52,8 @@ import Testing
             await Self.settle(server.vtp.decideAhead)
             let before = try Self.breakIDs(server, follower)
             #expect(try await Test.get(path(follower), port: server.port).status == 200)
-            #expect(try Self.breakIDs(server, follower) == before, "the follower's reload decided a pod itself")
+            let after = try Self.breakIDs(server, follower)
+            #expect(after == before, "the follower's reload decided a pod itself: \(before) → \(after)")
             if clock.now.timeIntervalSince(started) <= VTPDecideAhead.activeFor {
                 lastBreakAtIdlesTime = try Self.breakIDs(server, leader).count
             }
@@ -67,11 +77,40 @@ import Testing
         }
     }
 
-    @Test func aBreakWhoseStartLeftTheWindowIsNotDecidedAheadAndNoBreakIsAnnouncedTwice() async throws {
-        let handed = Locked<[String]>([])
-        let decideAhead = VTPDecideAhead { job, streams in
-            handed.withLock { $0 += streams.map { "\(job.request.breakID):\($0)" } }
+    /// A channel made here announces its breaks half a window ahead, so
+    /// the reload that first meets a break finds every viewer's pod decided,
+    /// rather than the break's first reloads deciding while players wait.
+    @Test func aBreakIsDecidedForItsViewersBeforeItsFirstSegmentAppears() async throws {
+        let clock = PodTestClock()
+        let (server, directory) = try Test.start(clock: clock)
+        defer {
+            server.shutdown()
+            directory.remove()
         }
+        let channel = try #require(server.vtp.library.liveChannel("test-live"))
+        let viewer = try await Test.registerLive(port: server.port, asset: "test-live")
+        let path = "/vtp/stream_id/\(viewer)/live/test-live/360p.m3u8"
+        #expect(try await Test.get(path, port: server.port).status == 200)
+        await Self.settle(server.vtp.decideAhead)
+        var met = 0
+        for _ in 0..<(4 * channel.breakPeriodSegments) {
+            clock.advance(by: channel.segmentDuration / channel.settings.speed)
+            let window = channel.window(at: clock.now)
+            let decided = Set(try Self.breakIDs(server, viewer))
+            for appearing in window.breaks where appearing.firstSequence == window.segments.last?.sequence {
+                let id = VTPBreakIdentity.podIdentifier(breakID: appearing.id).breakID
+                #expect(
+                    decided.contains(id), "\(appearing.id) appears with this reload, undecided (\(decided.sorted()))")
+                met += 1
+            }
+            #expect(try await Test.get(path, port: server.port).status == 200)
+            await Self.settle(server.vtp.decideAhead)
+        }
+        #expect(met >= 3)
+    }
+
+    @Test func aBreakWhoseStartLeftTheWindowIsNotDecidedAheadAndNoBreakIsAnnouncedTwice() async throws {
+        let (decideAhead, handed) = Self.recordingDecideAhead()
         defer { decideAhead.stop() }
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         decideAhead.noteReload(streamID: "a", channel: "c", at: now)
@@ -84,6 +123,27 @@ import Testing
         decideAhead.windowPrepared(channel: "c", windowStart: 21, breaks: [here], at: now)
         await Self.settle(decideAhead)
         #expect(handed.withLock { $0 } == ["here:a", "here:b"])
+        #expect(decideAhead.decided == 2)
+    }
+
+    @Test func aBreakAnnouncedAheadIsHandedOverAgainWhenItAppearsForLaterViewersOnly() async throws {
+        let (decideAhead, handed) = Self.recordingDecideAhead()
+        defer { decideAhead.stop() }
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        decideAhead.noteReload(streamID: "a", channel: "c", at: now)
+        let next = LiveBreakRequest(breakID: "next", originStartSequence: 30)
+        decideAhead.windowPrepared(channel: "c", windowStart: 20, breaks: [], upcoming: [next], at: now)
+        await Self.settle(decideAhead)
+        decideAhead.windowPrepared(channel: "c", windowStart: 21, breaks: [], upcoming: [next], at: now)
+        await Self.settle(decideAhead)
+        #expect(handed.withLock { $0 } == ["next:a"])
+        // `b` begins watching while the break is still ahead; `a` was handed over already.
+        decideAhead.noteReload(streamID: "b", channel: "c", at: now)
+        decideAhead.windowPrepared(channel: "c", windowStart: 25, breaks: [next], at: now)
+        await Self.settle(decideAhead)
+        decideAhead.windowPrepared(channel: "c", windowStart: 26, breaks: [next], at: now)
+        await Self.settle(decideAhead)
+        #expect(handed.withLock { $0 } == ["next:a", "next:b"])
         #expect(decideAhead.decided == 2)
     }
 
