@@ -22,8 +22,14 @@ STREAMS=${STREAMS:-10000}
 SERVER_PORT=${SERVER_PORT:-18490}
 NGINX_PORT=${NGINX_PORT:-18491}
 
-swift build -c release --product interlude >&2
-BIN=$(swift build -c release --show-bin-path)
+# INTERLUDE_BIN=DIR runs DIR/interlude without building (another commit's
+# release build, to compare two builds back to back on one machine).
+if [ -n "${INTERLUDE_BIN:-}" ]; then
+    BIN=$INTERLUDE_BIN
+else
+    swift build -c release --product interlude >&2
+    BIN=$(swift build -c release --show-bin-path)
+fi
 
 WORK=$(mktemp -d)
 chmod 755 "$WORK"

@@ -22,9 +22,13 @@ import InterludeHLS
 /// each viewer's), so a break is announced when it is due even when
 /// no viewer reloads just then.
 ///
-/// A break announced ahead is announced again when it appears, for the
-/// viewers that began watching since (only them: the others were handed
-/// over already), so a viewer who joins in between still finds its pod.
+/// A viewer who begins watching while a break is still ahead is handed
+/// over for it as soon as the thread is free (viewers joining together go
+/// in one batch), and a break announced ahead is announced again when it
+/// appears, for any viewer still not handed over: so viewers who join in
+/// between are decided for before the break too, not all together when it
+/// appears (10,000 viewers who had joined in the seconds before a break
+/// used to stall every reload for 2–3 s there).
 ///
 /// A viewer is a stream that reloaded one of the channel's renditions in
 /// this process within ``activeFor`` of the break's announcement (a player
@@ -53,6 +57,15 @@ final class VTPDecideAhead: Sendable {
         var announcedAt: Date
         /// Announced ahead of its appearance (decided again when it appears, for later viewers).
         var isAhead = false
+        /// Only these viewers (a top-up for viewers who joined since the break was announced ahead).
+        var only: Set<String>? = nil
+    }
+
+    /// A break announced ahead that has not appeared yet.
+    private struct AheadBreak {
+        var request: LiveBreakRequest
+        /// The viewers handed over for it so far.
+        var handed: Set<String> = []
     }
 
     private struct State {
@@ -62,9 +75,10 @@ final class VTPDecideAhead: Sendable {
         var windowStart: [String: UInt64] = [:]
         /// Per channel: the breaks already announced as appeared (break ID), newest last, bounded.
         var announced: [String: [String]] = [:]
-        /// Per channel: the breaks announced ahead and not yet appeared, by
-        /// break ID, with the viewers handed over for them so far.
-        var ahead: [String: [String: Set<String>]] = [:]
+        /// Per channel: the breaks announced ahead and not yet appeared, by break ID.
+        var ahead: [String: [String: AheadBreak]] = [:]
+        /// Per channel with breaks ahead: viewers first seen since the last top-up.
+        var joined: [String: Set<String>] = [:]
         var jobs: [Job] = []
         /// A job is being decided.
         var busy = false
@@ -97,11 +111,20 @@ final class VTPDecideAhead: Sendable {
     var decided: Int { decidedCount.withLock { $0 } }
 
     /// Nothing queued and nothing being decided.
-    var isIdle: Bool { state.withLock { $0.jobs.isEmpty && !$0.busy } }
+    var isIdle: Bool { state.withLock { $0.jobs.isEmpty && $0.joined.isEmpty && !$0.busy } }
 
     /// Notes that `streamID` reloaded a rendition of `channel` at `now`.
     func noteReload(streamID: String, channel: String, at now: Date) {
-        state.withLock { $0.viewers[channel, default: [:]][streamID] = now }
+        let joinedAhead = state.withLock { state -> Bool in
+            let seen = state.viewers[channel, default: [:]].updateValue(now, forKey: streamID) != nil
+            guard !seen, state.ahead[channel] != nil, !state.stopping else { return false }
+            state.joined[channel, default: []].insert(streamID)
+            return true
+        }
+        guard joinedAhead else { return }
+        condition.lock()
+        condition.signal()
+        condition.unlock()
     }
 
     /// A newly prepared window of `channel` starting at origin sequence
@@ -126,7 +149,7 @@ final class VTPDecideAhead: Sendable {
                 queued = true
             }
             for request in upcoming where !announced.contains(request.breakID) && ahead[request.breakID] == nil {
-                ahead[request.breakID] = []
+                ahead[request.breakID] = AheadBreak(request: request)
                 state.jobs.append(Job(channel: channel, request: request, announcedAt: now, isAhead: true))
                 queued = true
             }
@@ -137,6 +160,7 @@ final class VTPDecideAhead: Sendable {
                 for id in ahead.keys.sorted().prefix(ahead.count - 64) { ahead[id] = nil }
             }
             state.ahead[channel] = ahead.isEmpty ? nil : ahead
+            if ahead.isEmpty { state.joined[channel] = nil }
             return queued
         }
         guard queued else { return }
@@ -215,17 +239,24 @@ final class VTPDecideAhead: Sendable {
             let work = state.withLock { state -> Work? in
                 state.busy = false
                 if state.stopping { return .stop }
+                if !state.joined.isEmpty { Self.queueTopUps(&state, at: self.now()) }
                 while !state.jobs.isEmpty {
                     let job = state.jobs.removeFirst()
                     guard Self.isCurrent(job, windowStart: state.windowStart[job.channel]) else { continue }
                     var viewers = Set(Self.pruned(&state, channel: job.channel, since: job.announcedAt).keys)
+                    if let only = job.only { viewers.formIntersection(only) }
                     let breakID = job.request.breakID
                     if job.isAhead {
                         // Still waiting to appear: remember who was handed over.
-                        if state.ahead[job.channel]?[breakID] != nil { state.ahead[job.channel]?[breakID] = viewers }
-                    } else if let handed = state.ahead[job.channel]?.removeValue(forKey: breakID) {
+                        guard let handed = state.ahead[job.channel]?[breakID]?.handed else { continue }
                         viewers.subtract(handed)
-                        if state.ahead[job.channel]?.isEmpty == true { state.ahead[job.channel] = nil }
+                        state.ahead[job.channel]?[breakID]?.handed.formUnion(viewers)
+                    } else if let ahead = state.ahead[job.channel]?.removeValue(forKey: breakID) {
+                        viewers.subtract(ahead.handed)
+                        if state.ahead[job.channel]?.isEmpty == true {
+                            state.ahead[job.channel] = nil
+                            state.joined[job.channel] = nil
+                        }
                     }
                     guard !viewers.isEmpty else { continue }
                     state.busy = true
@@ -248,6 +279,18 @@ final class VTPDecideAhead: Sendable {
                 _ = condition.wait(until: pollAfter)
             }
         }
+    }
+
+    /// Queues, for every viewer who joined a channel since its breaks were
+    /// announced ahead, a job per such break limited to those viewers.
+    private static func queueTopUps(_ state: inout State, at now: Date) {
+        for (channel, viewers) in state.joined.sorted(by: { $0.key < $1.key }) {
+            for (_, ahead) in (state.ahead[channel] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                state.jobs.append(
+                    Job(channel: channel, request: ahead.request, announcedAt: now, isAhead: true, only: viewers))
+            }
+        }
+        state.joined = [:]
     }
 
     /// The channel's viewers seen within ``activeFor`` before `instant`, the others forgotten.

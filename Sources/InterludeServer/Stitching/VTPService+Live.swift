@@ -137,14 +137,15 @@ extension VTPService {
 
     /// One reload: the rendition's state from the store (or a sibling
     /// rendition's, for one that joins late), the timeline over `window`, the
-    /// state back when it changed, the bytes.
+    /// state handed to be written behind the answer when it changed
+    /// (``LiveStitchStateWriter``), the bytes.
     func stitchLive(
         _ prepared: PreparedOriginWindow, stream: PodStream, profile: EncodingProfile, options: VTPRequestOptions
     ) throws(HTTPError) -> [UInt8] {
         let window = prepared.playlist
         let stateKey = options.stateKey(profile: profile.id)
         let stored = try PodServingService.storeCall { () throws(StoreError) in
-            try store.liveStitchState(streamID: stream.id, rendition: stateKey)
+            try stitchStates.state(streamID: stream.id, rendition: stateKey)
         }
         var initial: LiveStitchState
         if let stored {
@@ -165,10 +166,7 @@ extension VTPService {
                 podsOnlyFor: Set(initial.breaks.map(\.originStart)))
         }
         if timeline.state != stored, !Self.onlyAnchorsMoved(from: stored, to: timeline.state, window: window) {
-            let state = timeline.state
-            _ = try PodServingService.storeCall { () throws(StoreError) in
-                try store.mergeLiveStitchState(state, streamID: stream.id, rendition: stateKey)
-            }
+            stitchStates.submit(LiveStitchUpdate(streamID: stream.id, rendition: stateKey, state: timeline.state))
         }
         VODStitcher.tagBreaks(&output, ids: Set(timeline.state.breaks.map(\.request.breakID))) {
             VTPBreakIdentity.podIdentifier(breakID: $0).breakID
@@ -228,7 +226,7 @@ extension VTPService {
         throws(HTTPError) -> LiveStitchState
     {
         let siblings = try PodServingService.storeCall { () throws(StoreError) in
-            try store.liveStitchStates(streamID: stream.id)
+            try stitchStates.states(streamID: stream.id)
         }
         let suffix = options.stateKey(profile: "")
         guard

@@ -44,6 +44,8 @@ final class VTPService: Sendable {
 
     /// Live breaks decided for the channel's viewers when they first appear.
     let decideAhead: VTPDecideAhead
+    /// Live stitch states, read through it and written behind the answers.
+    let stitchStates: LiveStitchStateWriter
 
     init(pods: PodServingService, origin: ContentOrigin) {
         self.pods = pods
@@ -53,13 +55,21 @@ final class VTPService: Sendable {
         decideAhead = VTPDecideAhead(
             now: pods.now, poll: { channels in service.withLock { $0.value }?.prepareWindows(of: channels) },
             decide: { [pods] job, streams in Self.decideAhead(job, for: streams, pods: pods) })
+        stitchStates = LiveStitchStateWriter(
+            store: pods.store,
+            reportFailure: { [logger = pods.sender?.logger] error in
+                logger?.message(.error, "live stitch states not written yet (tried again): \(error)")
+            })
         service.withLock { $0.value = self }
     }
 
     private struct WeakService { weak var value: VTPService? }
 
-    /// Stops deciding ahead (before the store closes).
-    func shutdown() { decideAhead.stop() }
+    /// Stops deciding ahead and writes the stitch states still queued (before the store closes).
+    func shutdown() {
+        decideAhead.stop()
+        stitchStates.stop()
+    }
 
     var library: MediaLibrary { origin.library }
     var catalog: Catalog { pods.catalog }

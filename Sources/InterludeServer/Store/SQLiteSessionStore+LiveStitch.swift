@@ -34,30 +34,53 @@ extension SQLiteSessionStore {
     {
         try pool.with { pooled throws(StoreError) -> LiveStitchState in
             try pooled.transaction { () throws(StoreError) -> LiveStitchState in
-                var merged = state
-                if let stored = try Self.readStitchState(pooled, streamID: streamID, rendition: rendition) {
-                    let original = try decodedStitchState(stored, streamID: streamID, rendition: rendition)
-                    var current = original
-                    current.merge(state)
-                    // Nothing new: no write.
-                    if current == original { return current }
-                    merged = current
-                }
-                let body = Self.encodeStitchState(merged)
-                try pooled.run(
-                    "INSERT OR REPLACE INTO live_stitch_states (stream_id, rendition, body) VALUES (?, ?, ?)"
-                ) { statement throws(StoreError) in
-                    statement.bind(1, streamID)
-                    statement.bind(2, rendition)
-                    statement.bind(3, body)
-                    _ = try statement.step()
-                }
-                // Remembered before COMMIT: should the commit fail, the row keeps its old text, which
-                // differs from this one, so the next read decodes that.
-                stitchStates.remember(merged, text: body, streamID: streamID, rendition: rendition)
-                return merged
+                try mergeStitchStateRow(pooled, state, streamID: streamID, rendition: rendition)
             }
         }
+    }
+
+    /// Every update merged in one transaction: one commit (and one change
+    /// of the WAL that every other connection's next read notices) for the
+    /// whole batch instead of one each.
+    public func mergeLiveStitchStates(_ updates: [LiveStitchUpdate]) throws(StoreError) {
+        guard !updates.isEmpty else { return }
+        try pool.with { pooled throws(StoreError) in
+            try pooled.transaction { () throws(StoreError) in
+                for update in updates {
+                    _ = try mergeStitchStateRow(
+                        pooled, update.state, streamID: update.streamID, rendition: update.rendition)
+                }
+            }
+        }
+    }
+
+    /// Merges `state` into the rendition's row inside the caller's
+    /// transaction; writes nothing when that adds nothing.
+    private func mergeStitchStateRow(
+        _ pooled: PooledSQLite, _ state: LiveStitchState, streamID: String, rendition: String
+    ) throws(StoreError) -> LiveStitchState {
+        var merged = state
+        if let stored = try Self.readStitchState(pooled, streamID: streamID, rendition: rendition) {
+            let original = try decodedStitchState(stored, streamID: streamID, rendition: rendition)
+            var current = original
+            current.merge(state)
+            // Nothing new: no write.
+            if current == original { return current }
+            merged = current
+        }
+        let body = Self.encodeStitchState(merged)
+        try pooled.run(
+            "INSERT OR REPLACE INTO live_stitch_states (stream_id, rendition, body) VALUES (?, ?, ?)"
+        ) { statement throws(StoreError) in
+            statement.bind(1, streamID)
+            statement.bind(2, rendition)
+            statement.bind(3, body)
+            _ = try statement.step()
+        }
+        // Remembered before COMMIT: should the commit fail, the row keeps its old text, which
+        // differs from this one, so the next read decodes that.
+        stitchStates.remember(merged, text: body, streamID: streamID, rendition: rendition)
+        return merged
     }
 
     /// The state `text` (the rendition's stored row) decodes to: from the

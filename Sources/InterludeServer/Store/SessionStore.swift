@@ -70,6 +70,9 @@ public protocol SessionStore: Sendable {
     @discardableResult
     func mergeLiveStitchState(_ state: LiveStitchState, streamID: String, rendition: String) throws(StoreError)
         -> LiveStitchState
+    /// Merges each update as ``mergeLiveStitchState(_:streamID:rendition:)``
+    /// does, all in one transaction where the store has them.
+    func mergeLiveStitchStates(_ updates: [LiveStitchUpdate]) throws(StoreError)
 
     /// Verified events and beacon progress of a stream.
     func activity(streamID: String) throws(StoreError) -> PodStreamActivity
@@ -106,6 +109,32 @@ extension SessionStore {
                 try verify(eventID: item.eventID, streamID: item.streamID, breakDigest: item.breakDigest, at: item.at))
         }
         return outcomes
+    }
+
+    /// One ``mergeLiveStitchState(_:streamID:rendition:)`` after another,
+    /// for stores without a transaction to share.
+    public func mergeLiveStitchStates(_ updates: [LiveStitchUpdate]) throws(StoreError) {
+        for update in updates {
+            try mergeLiveStitchState(update.state, streamID: update.streamID, rendition: update.rendition)
+        }
+    }
+}
+
+/// A live stitch state to merge into the stored state of one rendition of
+/// a stream (``SessionStore/mergeLiveStitchStates(_:)``).
+public struct LiveStitchUpdate: Sendable, Hashable {
+    /// The stream.
+    public var streamID: String
+    /// The rendition's state key (profile and request options).
+    public var rendition: String
+    /// What the stitcher reached.
+    public var state: LiveStitchState
+
+    /// An update of `rendition` of `streamID` to `state`.
+    public init(streamID: String, rendition: String, state: LiveStitchState) {
+        self.streamID = streamID
+        self.rendition = rendition
+        self.state = state
     }
 }
 

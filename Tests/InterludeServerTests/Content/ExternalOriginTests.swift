@@ -216,7 +216,7 @@ private struct FixedBodiesClient: HTTPClient {
         do {
             _ = try await origin.multivariantPlaylist(for: .live("ext"))
         } catch {
-            caught = error as? OriginError
+            caught = error
         }
         let error = try #require(caught, "a QUERYPARAM missing from the URL was accepted")
         #expect(error.kind == .notAPlaylist)

@@ -147,6 +147,36 @@ import Testing
         #expect(decideAhead.decided == 2)
     }
 
+    /// A viewer who began watching between a break's announcement and its
+    /// appearance used to be decided for only when the break appeared, on
+    /// the reload that met it, with every other such viewer.
+    @Test func aViewerWhoJoinsWhileABreakIsAheadIsHandedOverBeforeItAppears() async throws {
+        let (decideAhead, handed) = Self.recordingDecideAhead()
+        defer { decideAhead.stop() }
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        decideAhead.noteReload(streamID: "a", channel: "c", at: now)
+        let next = LiveBreakRequest(breakID: "next", originStartSequence: 30)
+        let later = LiveBreakRequest(breakID: "later", originStartSequence: 40)
+        decideAhead.windowPrepared(channel: "c", windowStart: 20, breaks: [], upcoming: [next, later], at: now)
+        await Self.settle(decideAhead)
+        #expect(handed.withLock { $0 } == ["next:a", "later:a"])
+        // `b` and `c` join while both breaks are ahead; `a` reloads again.
+        decideAhead.noteReload(streamID: "b", channel: "c", at: now)
+        decideAhead.noteReload(streamID: "c", channel: "c", at: now)
+        decideAhead.noteReload(streamID: "a", channel: "c", at: now)
+        await Self.settle(decideAhead)
+        let joined = handed.withLock { Array($0.dropFirst(2)) }
+        #expect(Set(joined) == ["later:b", "later:c", "next:b", "next:c"], "\(joined)")
+        // A viewer of another channel is not handed over for this one's breaks.
+        decideAhead.noteReload(streamID: "d", channel: "other", at: now)
+        await Self.settle(decideAhead)
+        // The break appears: nobody is left to hand over.
+        decideAhead.windowPrepared(channel: "c", windowStart: 25, breaks: [next], upcoming: [later], at: now)
+        await Self.settle(decideAhead)
+        #expect(handed.withLock { $0.count } == 6)
+        #expect(decideAhead.decided == 6)
+    }
+
     @Test func stoppingWaitsForTheThreadAndLaterWindowsAreIgnored() async throws {
         let decideAhead = VTPDecideAhead { _, _ in }
         decideAhead.noteReload(streamID: "a", channel: "c", at: Date())
