@@ -30,6 +30,8 @@ final class LiveStitchStateWriter: Sendable {
         /// The batch being written: still read from here until it commits.
         var writing: Unwritten = [:]
         var failures = 0
+        /// Failed batches since the last one that was stored.
+        var consecutiveFailures = 0
         var started = false
         var stopping = false
         var running = false
@@ -44,8 +46,11 @@ final class LiveStitchStateWriter: Sendable {
     /// The most renditions in one transaction (a bound on how long the
     /// write lock is held, since decisions and verifications need it too).
     let batchLimit: Int
-    /// How long the writer waits after a failed batch before trying again.
+    /// How long the writer waits after a failed batch before trying again,
+    /// doubled after each further failure up to ``maxRetryDelay``.
     let retryDelay: TimeInterval
+    /// The longest wait between two tries of a failing store.
+    let maxRetryDelay: TimeInterval
     private let reportFailure: @Sendable (StoreError) -> Void
     /// Changes to `state` that a wait depends on are made under
     /// `condition`'s lock too, so a wait never misses a signal.
@@ -56,7 +61,7 @@ final class LiveStitchStateWriter: Sendable {
     /// `write` (by default the store's own); `reportFailure` hears of each
     /// failed batch.
     init(
-        store: any SessionStore, batchLimit: Int = 512, retryDelay: TimeInterval = 0.2,
+        store: any SessionStore, batchLimit: Int = 512, retryDelay: TimeInterval = 0.2, maxRetryDelay: TimeInterval = 5,
         write: Write? = nil, reportFailure: @escaping @Sendable (StoreError) -> Void = { _ in }
     ) {
         self.store = store
@@ -67,6 +72,7 @@ final class LiveStitchStateWriter: Sendable {
         }
         self.batchLimit = max(1, batchLimit)
         self.retryDelay = retryDelay
+        self.maxRetryDelay = max(retryDelay, maxRetryDelay)
         self.reportFailure = reportFailure
     }
 
@@ -172,17 +178,26 @@ final class LiveStitchStateWriter: Sendable {
                 reportFailure(error)
             }
             condition.lock()
-            let stopping = state.withLock { state -> Bool in
+            let failuresInARow = state.withLock { state -> Int in
                 state.writing = [:]
-                if failure != nil {
-                    state.failures += 1
-                    // Back in the queue (under anything newer) unless stopping: then it is dropped.
-                    if !state.stopping { Self.requeue(batch, into: &state) }
+                guard failure != nil else {
+                    state.consecutiveFailures = 0
+                    return 0
                 }
-                return state.stopping
+                state.failures += 1
+                state.consecutiveFailures += 1
+                // Back in the queue (under anything newer) unless stopping: then it is dropped.
+                if !state.stopping { Self.requeue(batch, into: &state) }
+                return state.consecutiveFailures
             }
             condition.broadcast()
-            if failure != nil, !stopping { _ = condition.wait(until: Date().addingTimeInterval(retryDelay)) }
+            if failuresInARow > 0 {
+                // Only stopping cuts the wait short: new states arrive many times a
+                // second, and a failing store must not be tried at that rate.
+                let until = Date().addingTimeInterval(
+                    Self.retryDelay(afterFailures: failuresInARow, base: retryDelay, limit: maxRetryDelay))
+                while !state.withLock({ $0.stopping }), Date() < until { _ = condition.wait(until: until) }
+            }
             condition.unlock()
         }
         condition.lock()
@@ -218,6 +233,14 @@ final class LiveStitchStateWriter: Sendable {
             if taken.stopping { return nil }
             condition.wait()
         }
+    }
+
+    /// The wait before trying a failing store again after `failures`
+    /// failed batches in a row: `base`, doubled after each further one, at
+    /// most `limit`.
+    static func retryDelay(afterFailures failures: Int, base: TimeInterval, limit: TimeInterval) -> TimeInterval {
+        guard failures > 1 else { return min(base, limit) }
+        return min(limit, base * pow(2, Double(min(failures - 1, 32))))
     }
 
     private static func requeue(_ batch: Unwritten, into state: inout State) {

@@ -45,6 +45,8 @@ import Testing
             condition.unlock()
         }
 
+        var arrivals: Int { state.withLock { $0.arrived } }
+
         func open() {
             condition.lock()
             state.withLock { $0.open = true }
@@ -136,6 +138,42 @@ import Testing
         #expect(try store.liveStitchState(streamID: "s", rendition: "360p") == Self.state(through: 10))
         #expect(reported.withLock { $0 } == ["disk I/O error (attempt 1)", "disk I/O error (attempt 2)"])
         #expect(attempts.withLock { $0 } == 3)
+    }
+
+    /// States arriving while the store fails used to wake the writer at
+    /// once, so a failing store was tried again at the rate of reloads (and
+    /// a failure logged for each) instead of after the retry delay.
+    @Test func aFailingStoreIsTriedAgainOnlyAfterTheDelayEvenWhileStatesArrive() throws {
+        let (store, directory) = try store()
+        defer {
+            store.close()
+            directory.remove()
+        }
+        let gate = Gate()
+        gate.open()
+        let writer = LiveStitchStateWriter(
+            store: store, retryDelay: 3_600,
+            write: { _ throws(StoreError) in
+                gate.pass()
+                throw StoreError("database or disk is full")
+            })
+        writer.submit(Self.update("s", "360p", through: 10))
+        gate.waitForArrivals(1)
+        for index in 0..<2_000 { writer.submit(Self.update("s\(index)", "360p", through: UInt64(index) + 1)) }
+        let triedBeforeStopping = gate.arrivals
+        // Stopping ends the wait: one last try of everything queued (2,001
+        // renditions, 4 batches of at most 512), then it is dropped.
+        writer.stop()
+        #expect(triedBeforeStopping == 1)
+        #expect(gate.arrivals == 1 + 4)
+        #expect(writer.queuedCount == 0)
+    }
+
+    @Test func theRetryDelayDoublesAfterEachFailureInARowUpToItsLimit() {
+        let delays = (1...8).map { LiveStitchStateWriter.retryDelay(afterFailures: $0, base: 0.2, limit: 5) }
+        #expect(delays == [0.2, 0.4, 0.8, 1.6, 3.2, 5, 5, 5])
+        #expect(LiveStitchStateWriter.retryDelay(afterFailures: 10_000, base: 0.2, limit: 5) == 5)
+        #expect(LiveStitchStateWriter.retryDelay(afterFailures: 1, base: 0.2, limit: 0.1) == 0.1)
     }
 
     @Test func batchesHoldWholeStreamsUpToTheLimit() throws {
