@@ -154,8 +154,11 @@ public final class AdServer: Sendable {
             origin: ContentOrigin(library: library, clock: configuration.clock, fetcher: configuration.originFetcher))
         VTPRoutes(vtp: vtp, baseURLFor: routes.baseURL(for:)).register(in: &allRoutes)
         do {
-            try ConsoleRoutes(configuration, store: store, routes: routes, pods: pods, library: library)
-                .register(in: &allRoutes)
+            try ConsoleRoutes(
+                configuration, store: store, routes: routes, pods: pods, library: library,
+                stitchStates: vtp.stitchStates
+            )
+            .register(in: &allRoutes)
         } catch {
             pods.shutdown()
             store.close()

@@ -62,14 +62,14 @@ extension ConsoleRoutes {
     /// The console of a server starting with `configuration`.
     init(
         _ configuration: AdServer.Configuration, store: BeaconStore, routes: ServerRoutes, pods: PodServingService,
-        library: MediaLibrary
+        library: MediaLibrary, stitchStates: LiveStitchStateWriter
     ) throws(StoreError) {
         inspector = ConsoleInspector(options: configuration.console)
         sessions = ConsoleSessions(
             store: store, index: try BeaconSessionIndex(path: store.path), documents: routes.sessionDocuments,
             decisioner: routes.decisioner,
             isStream: { id in PodStream.isValidID(id) && (try? pods.stream(id, expiredStatus: nil)) != nil })
-        streams = ConsoleStreams(pods: pods, beacons: store, library: library)
+        streams = ConsoleStreams(pods: pods, beacons: store, library: library, stitchStates: stitchStates)
         baseURLFor = routes.baseURL(for:)
     }
 }

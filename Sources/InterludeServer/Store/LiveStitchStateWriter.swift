@@ -132,6 +132,7 @@ final class LiveStitchStateWriter: Sendable {
 
     /// Waits until everything queued before the call is committed; false
     /// when a batch failed meanwhile (it stays queued and is tried again).
+    /// For tests: shutting down uses ``stop()``.
     @discardableResult
     func flush() -> Bool {
         condition.lock()
@@ -161,7 +162,7 @@ final class LiveStitchStateWriter: Sendable {
         condition.unlock()
     }
 
-    /// Units queued for the writer: renditions of streams (for tests and reports).
+    /// Units queued for the writer: renditions of streams (for tests).
     var queuedCount: Int { state.withLock { $0.queuedCount } }
 
     private func run() {

@@ -275,4 +275,53 @@ import Testing
         #expect(flushed)
         #expect(try server.vtp.store.liveStitchState(streamID: id, rendition: "360p") != nil)
     }
+
+    /// The console's stream report read the stitch states from the store
+    /// alone: while a reload's state waited for its batch (another process
+    /// holding the write lock here), the report drew the break where its pod
+    /// was decided instead of where the reload stitched it.
+    @Test func theConsoleReportsAStateStillWaitingForItsBatch() async throws {
+        let clock = PodTestClock()
+        let (server, directory) = try VTPTest.start(clock: clock)
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        let channel = try #require(server.vtp.library.liveChannel("test-live"))
+        // Registered between two breaks, so the next break's pod is decided ahead, before the break starts.
+        clock.advance(by: channel.segmentDuration / channel.settings.speed * 2.5)
+        let id = try await VTPTest.registerLive(port: server.port, asset: "test-live")
+        let path = "/vtp/stream_id/\(id)/live/test-live/360p.m3u8"
+        #expect(try await VTPTest.get(path, port: server.port).status == 200)
+        await VTPDecideAheadTests.settle(server.vtp.decideAhead)
+        // Reload each window until the next one brings a break's first segment (its pod decided ahead by then).
+        var appears = false
+        for _ in 0..<(2 * channel.breakPeriodSegments) where !appears {
+            clock.advance(by: channel.segmentDuration / channel.settings.speed)
+            let window = channel.window(at: clock.now)
+            appears = window.breaks.contains { $0.firstSequence == window.segments.last?.sequence }
+            if !appears {
+                #expect(try await VTPTest.get(path, port: server.port).status == 200)
+                await VTPDecideAheadTests.settle(server.vtp.decideAhead)
+            }
+        }
+        try #require(appears)
+        let other = try SQLiteConnection(path: directory.url.appendingPathComponent("streams.sqlite").path)
+        defer { other.close() }
+        try other.execute("BEGIN IMMEDIATE")
+        let reload = try await VTPTest.get(path, port: server.port)
+        let waiting = try ConsoleStreamRouteTests.report(id, port: server.port)
+        try other.execute("COMMIT")
+        #expect(reload.status == 200, "\(reload.text)")
+        #expect(reload.text.contains("/ad_break_id/"), "the reload stitched no break: \(reload.text)")
+        var flushed = false
+        for _ in 0..<100 where !flushed { flushed = server.vtp.stitchStates.flush() }
+        #expect(flushed)
+        let stored = try ConsoleStreamRouteTests.report(id, port: server.port)
+        let breakStarts = { (report: ConsoleStreamRouteTests.Report) in
+            report.timeline.spans.filter { $0.kind == "break" }.map(\.start)
+        }
+        #expect(!breakStarts(stored).isEmpty)
+        #expect(breakStarts(waiting) == breakStarts(stored))
+    }
 }

@@ -10,7 +10,7 @@ import Testing
     private typealias Test = VTPTest
 
     /// Waits (real time, bounded) until the decide-ahead thread has nothing left to do.
-    private static func settle(_ decideAhead: VTPDecideAhead) async {
+    static func settle(_ decideAhead: VTPDecideAhead) async {
         for _ in 0..<2_000 {
             if decideAhead.isIdle { return }
             try? await Task.sleep(nanoseconds: 5_000_000)

@@ -8,11 +8,14 @@ final class ConsoleStreams: Sendable {
     let pods: PodServingService
     let beacons: BeaconStore
     let library: MediaLibrary
+    /// Live stitch states, read with those still waiting to be written.
+    let stitchStates: LiveStitchStateWriter
 
-    init(pods: PodServingService, beacons: BeaconStore, library: MediaLibrary) {
+    init(pods: PodServingService, beacons: BeaconStore, library: MediaLibrary, stitchStates: LiveStitchStateWriter) {
         self.pods = pods
         self.beacons = beacons
         self.library = library
+        self.stitchStates = stitchStates
     }
 
     struct Listing: Encodable, Sendable {
@@ -82,7 +85,7 @@ final class ConsoleStreams: Sendable {
             stream.kind == .live
             ? Array(
                 try PodServingService.storeCall { () throws(StoreError) in
-                    try store.liveStitchStates(streamID: stream.id)
+                    try stitchStates.states(streamID: stream.id)
                 }
                 .values) : []
         let received: [Beacon]
