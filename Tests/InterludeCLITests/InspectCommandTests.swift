@@ -1,4 +1,5 @@
 import Foundation
+import Interlude
 import InterludeServerTestSupport
 import InterludeTestSupport
 import Testing
@@ -8,7 +9,11 @@ import Testing
 @Suite("interlude inspect")
 struct InspectCommandTests {
     func inspect(_ arguments: [String], stdin: String = "", http: InMemoryHTTPClient? = nil) async -> CommandResult {
-        await InspectCommand.run(arguments: arguments, readStandardInput: { Data(stdin.utf8) }, httpClient: http)
+        // An in-memory server answers at once, so its fetches are timed on a manual
+        // clock: on the real one a busy test run could let a timeout win the race.
+        await InspectCommand.run(
+            arguments: arguments, readStandardInput: { Data(stdin.utf8) }, httpClient: http,
+            clock: http == nil ? SystemClock() : ManualClock())
     }
 
     func corpusPath(_ relative: String) -> String { Corpus.root.appendingPathComponent(relative).path }

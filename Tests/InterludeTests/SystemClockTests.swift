@@ -60,16 +60,16 @@ import Testing
 
     @Test func theOperationWinsADeadlineRaceAndTheLoserIsCancelled() async throws {
         let clock = SystemClock()
-        let value = try await withDeadline(
-            clock.now + 3600, clock: clock, onTimeout: { HTTPClientError.timedOut }, operation: { 42 })
+        let value = try await withTimeout(
+            3600, clock: clock, onTimeout: { HTTPClientError.timedOut }, operation: { 42 })
         #expect(value == 42)
     }
 
     @Test func theDeadlineWinsARaceWithAStuckOperation() async {
         let clock = SystemClock()
         await #expect(throws: HTTPClientError.timedOut) {
-            try await withDeadline(
-                clock.now + 0.02, clock: clock, onTimeout: { HTTPClientError.timedOut },
+            try await withTimeout(
+                0.02, clock: clock, onTimeout: { HTTPClientError.timedOut },
                 operation: { try await clock.sleep(for: 3600) })
         }
     }
@@ -82,8 +82,8 @@ import Testing
         let clock = SystemClock()
         let caller = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await withDeadline(
-                clock.now + 3600, clock: clock, onTimeout: { HTTPClientError.timedOut },
+            return try await withTimeout(
+                3600, clock: clock, onTimeout: { HTTPClientError.timedOut },
                 operation: { () async throws -> Int in
                     started.set()
                     return 1

@@ -65,7 +65,8 @@ public enum HTTPClientError: Error, Hashable, Sendable {
 ///
 /// The SDK does not rely on either for its own deadlines: unless the client
 /// claims ``enforcesTimeout``, every exchange is raced against the request's
-/// timeout on the SDK's clock, and the SDK stops waiting when it passes (or
+/// timeout on the SDK's clock, counted from when the exchange's task starts
+/// rather than when it was asked for, and the SDK stops waiting when it passes (or
 /// when its own task is cancelled) whether or not ``send(_:)`` has returned.
 /// A client that ignores cancellation then runs on in the background until
 /// it returns by itself, and its answer is dropped.
@@ -92,8 +93,8 @@ extension HTTPClient {
     func send(_ request: HTTPRequest, deadlineOn clock: any AdClock) async throws -> HTTPResponse {
         do {
             if enforcesTimeout { return try await send(request) }
-            return try await withDeadline(
-                clock.now + request.timeout, clock: clock, onTimeout: { HTTPClientError.timedOut },
+            return try await withTimeout(
+                request.timeout, clock: clock, onTimeout: { HTTPClientError.timedOut },
                 operation: { try await self.send(request) })
         } catch is CancellationError {
             throw HTTPClientError.cancelled

@@ -56,7 +56,7 @@ public struct SystemClock: AdClock {
     /// Unlike `Task.sleep`, a cancelled sleep frees its timer at once: on
     /// Linux a cancelled `Task.sleep` keeps its timer (about 700 bytes) until
     /// the original deadline, so every deadline race that the operation won
-    /// (`withDeadline`, thousands of beacons a minute) held memory for the
+    /// (`withTimeout`, thousands of beacons a minute) held memory for the
     /// whole timeout.
     public func sleep(until deadline: TimeInterval) async throws {
         let remaining = deadline - now
@@ -143,15 +143,25 @@ private final class CancellableSleep: @unchecked Sendable {
     }
 }
 
-/// Runs `operation`, failing with `onTimeout()` if it has not finished when
-/// `clock` reaches `deadline`, or with `CancellationError` as soon as the
-/// caller is cancelled. The loser of the race is cancelled, and it is not
-/// waited for: an operation that ignores cancellation cannot hold the
-/// caller past its deadline (a task group would wait for it), it runs on
-/// by itself until it returns, and what it returns is dropped. An operation
-/// whose race is over before it starts is not started.
-func withDeadline<T: Sendable>(
-    _ deadline: TimeInterval, clock: any AdClock, onTimeout: @escaping @Sendable () -> Error,
+/// Runs `operation`, failing with `onTimeout()` if it has not finished
+/// `timeout` seconds on `clock` after it started, or with `CancellationError`
+/// as soon as the caller is cancelled. The loser of the race is cancelled,
+/// and it is not waited for: an operation that ignores cancellation cannot
+/// hold the caller past its deadline (a task group would wait for it), it
+/// runs on by itself until it returns, and what it returns is dropped. An
+/// operation whose race is over before it starts is not started.
+///
+/// The timer is started by the operation's own task, just before the
+/// operation: on a busy cooperative pool (an app's launch, a parallel test
+/// run on two cores) that task can wait seconds to run, and a timer started
+/// beside it could win against an exchange that was never sent, reporting
+/// "no answer within 8 s" for a request no server saw.
+///
+/// `spawn` starts each racer's task; tests pass one that holds a task back
+/// to stand for that wait.
+func withTimeout<T: Sendable>(
+    _ timeout: TimeInterval, clock: any AdClock, onTimeout: @escaping @Sendable () -> Error,
+    spawn: @escaping @Sendable (@escaping @Sendable () async -> Void) -> Task<Void, Never> = { Task(operation: $0) },
     operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let race = DeadlineRace<T>()
@@ -159,17 +169,18 @@ func withDeadline<T: Sendable>(
         try await withCheckedThrowingContinuation { continuation in
             race.begin(continuation)
             race.attach(
-                Task {
-                    // A race already over (the caller cancelled, or the deadline came
-                    // first) cancelled this task before it ran: the operation must not
-                    // start, since one that ignores cancellation would run to the end.
+                spawn {
+                    // A race already over (the caller cancelled) cancelled this task
+                    // before it ran: the operation must not start, since one that
+                    // ignores cancellation would run to the end.
                     guard !Task.isCancelled, !race.isOver else { return race.finish(.failure(CancellationError())) }
+                    let deadline = clock.now + timeout
+                    race.attach(
+                        spawn {
+                            do { try await clock.sleep(until: deadline) } catch { return }
+                            race.finish(.failure(onTimeout()))
+                        })
                     do { race.finish(.success(try await operation())) } catch { race.finish(.failure(error)) }
-                })
-            race.attach(
-                Task {
-                    do { try await clock.sleep(until: deadline) } catch { return }
-                    race.finish(.failure(onTimeout()))
                 })
         }
     } onCancel: {
