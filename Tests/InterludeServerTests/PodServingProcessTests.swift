@@ -9,43 +9,47 @@ import Testing
 /// run them behind a load balancer: either answers any request of a stream
 /// the other registered, and each event verifies once across both.
 @Suite struct PodServingProcessTests {
-    /// A running `interlude serve`, stopped by SIGTERM.
-    final class ServeProcess {
-        let process = Process()
+    /// A running `interlude serve`, stopped by SIGTERM. Starting and
+    /// stopping block for seconds, so tests do both on a thread of their own
+    /// (``start(dataDirectory:)``, ``stopped()``): a wait on one of the
+    /// concurrency pool's threads (two, on a 2-core machine) starves every
+    /// other test meanwhile. Unchecked because one test owns it and hands it
+    /// between threads only through those awaits.
+    final class ServeProcess: @unchecked Sendable {
+        let process: Process
         let port: UInt16
-        private let errors = Pipe()
+        /// What the server printed up to its ready line: the start banner.
+        let banner: String
+        private let errors: Pipe
 
-        init(dataDirectory: URL) throws {
+        /// A server on `dataDirectory`, started and ready.
+        static func start(dataDirectory: URL) async throws -> ServeProcess {
             let executable = try #require(ServeProcessTests.executable)
-            process.executableURL = executable.url
-            process.arguments =
-                executable.prefix + ["--port", "0", "--data-dir", dataDirectory.path, "--no-media", "--quiet"]
-            process.standardError = errors
-            try process.run()
-            let pid = process.processIdentifier
-            // A server that never becomes ready must fail the test, not hang it.
-            let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-            DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
-            defer { watchdog.cancel() }
-            var log = ""
-            var port: UInt16?
-            while port == nil {
-                let data = errors.fileHandleForReading.availableData
-                guard !data.isEmpty else { break }
-                log += String(decoding: data, as: UTF8.self)
+            let launched = try await onOwnThread {
                 // The banner's pod-serving lines follow the ready line; the VOD template is the last.
-                if log.contains("VTP template (interlude-film)"),
-                    let range = log.range(of: "ready at http://127.0.0.1:")
-                {
-                    port = UInt16(log[range.upperBound...].prefix { $0.isNumber })
+                let launched = try ServeLaunch(executable, dataDirectory: dataDirectory) {
+                    $0.contains("VTP template (interlude-film)")
                 }
+                if launched.port == nil, launched.process.isRunning { launched.process.terminate() }
+                return launched
             }
-            self.port = try #require(port, "no ready line in: \(log)")
-            #expect(log.contains("/ssai/pods/api/v1/network/interlude/custom_asset/interlude-live/stream"))
-            #expect(log.contains("/vtp/stream_id/[[STREAMID]]/live/interlude-live.m3u8"))
-            #expect(log.contains("/vtp/stream_id/[[STREAMID]]/video/interlude-film.m3u8"))
+            let port = try #require(launched.port, "no ready line in: \(launched.log)")
+            return ServeProcess(process: launched.process, errors: launched.errors, port: port, banner: launched.log)
         }
 
+        private init(process: Process, errors: Pipe, port: UInt16, banner: String) {
+            self.process = process
+            self.errors = errors
+            self.port = port
+            self.banner = banner
+        }
+
+        /// Stops the server (SIGTERM) and waits for it on a thread of its own; its exit status.
+        func stopped() async throws -> Int32 {
+            try await onOwnThread { self.stop() }
+        }
+
+        /// Stops the server and waits for it, blocking: for `defer`, where nothing can be awaited.
         func stop() -> Int32 {
             if process.isRunning {
                 process.terminate()
@@ -57,14 +61,17 @@ import Testing
     }
 
     @Test(.enabled(if: ServeProcessTests.executable != nil))
-    func twoServeProcessesOnOneDataDirectoryServeOneStream() throws {
+    func twoServeProcessesOnOneDataDirectoryServeOneStream() async throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }
-        let first = try ServeProcess(dataDirectory: directory.url)
-        let second = try ServeProcess(dataDirectory: directory.url)
-        defer {
-            _ = first.stop()
-            _ = second.stop()
+        let first = try await ServeProcess.start(dataDirectory: directory.url)
+        defer { _ = first.stop() }
+        let second = try await ServeProcess.start(dataDirectory: directory.url)
+        defer { _ = second.stop() }
+        for server in [first, second] {
+            #expect(server.banner.contains("/ssai/pods/api/v1/network/interlude/custom_asset/interlude-live/stream"))
+            #expect(server.banner.contains("/vtp/stream_id/[[STREAMID]]/live/interlude-live.m3u8"))
+            #expect(server.banner.contains("/vtp/stream_id/[[STREAMID]]/video/interlude-film.m3u8"))
         }
         let id = try PodServingTest.register(port: first.port)
         let pod = "/linear/pods/v1/hls/network/interlude/custom_asset/interlude-live/pod/4"
@@ -87,8 +94,8 @@ import Testing
             #expect(try PodServingTest.verify(id, event, port: here.port) == 204)
             #expect(try PodServingTest.verify(id, event, port: there.port) == 404)
         }
-        #expect(first.stop() == 0)
-        #expect(second.stop() == 0)
+        #expect(try await first.stopped() == 0)
+        #expect(try await second.stopped() == 0)
         // Both stopped cleanly; the shared store holds every verification once.
         let store = try SQLiteSessionStore(path: directory.url.appendingPathComponent("streams.sqlite").path)
         defer { store.close() }

@@ -44,33 +44,39 @@ import Testing
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Runs the driver against `baseURL`; its one JSON line decoded.
-    static func drive(_ baseURL: String, extraArguments: [String] = []) throws -> Observed {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    /// Runs the driver against `baseURL`; its one JSON line decoded. Chromium
+    /// runs for seconds: it is waited for on a thread of its own, not on one
+    /// of the concurrency pool's (two, on a 2-core machine).
+    static func drive(_ baseURL: String, extraArguments: [String] = []) async throws -> Observed {
         let screenshots = packageRoot.appendingPathComponent(".build/console").path
-        process.arguments =
+        let arguments =
             [
                 "python3", packageRoot.appendingPathComponent("scripts/console-browser.py").path, baseURL,
                 "--screenshot-dir", screenshots,
             ] + extraArguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try await onOwnThread {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = arguments
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return data
+        }
         let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
         return try JSONDecoder().decode(Observed.self, from: Data(line.utf8))
     }
 
-    @Test func theInspectorAndASessionShowInChromium() throws {
+    @Test func theInspectorAndASessionShowInChromium() async throws {
         let (server, directory) = try ConsoleTestServer.start()
         defer {
             server.shutdown()
             directory.remove()
         }
-        let observed = try Self.drive(server.baseURL)
+        let observed = try await Self.drive(server.baseURL)
         #expect(observed.error == nil)
         #expect(observed.pageLoaded == true)
         // A good tag: the test catalog's pod of two.
@@ -105,7 +111,7 @@ import Testing
          "play_break": 0}
         """
 
-    @Test func theMonitorShowsAStreamsBreakAsItPlays() throws {
+    @Test func theMonitorShowsAStreamsBreakAsItPlays() async throws {
         let (server, directory) = try ConsoleTestServer.start()
         defer {
             server.shutdown()
@@ -113,7 +119,7 @@ import Testing
         }
         let steps = directory.url.appendingPathComponent("stream-steps.json")
         try Data(Self.streamSteps.utf8).write(to: steps)
-        let observed = try Self.drive(
+        let observed = try await Self.drive(
             server.baseURL,
             extraArguments: [
                 "--stream-steps", steps.path, "--timeout", "10", "--streams-only",
@@ -146,7 +152,7 @@ import Testing
          "play_break": 0}
         """
 
-    @Test func theMonitorShowsALiveStreamsPodOnTheWallClock() throws {
+    @Test func theMonitorShowsALiveStreamsPodOnTheWallClock() async throws {
         let (server, directory) = try ConsoleTestServer.start()
         defer {
             server.shutdown()
@@ -154,7 +160,7 @@ import Testing
         }
         let steps = directory.url.appendingPathComponent("live-steps.json")
         try Data(Self.liveSteps.utf8).write(to: steps)
-        let observed = try Self.drive(
+        let observed = try await Self.drive(
             server.baseURL,
             extraArguments: [
                 "--stream-steps", steps.path, "--timeout", "10", "--streams-only", "--screenshot-name",

@@ -35,7 +35,7 @@ package enum ResolvedAddress: Sendable, Hashable, CustomStringConvertible {
             var address = in6_addr()
             withUnsafeMutableBytes(of: &address) { $0.copyBytes(from: bytes.prefix(16)) }
             guard inet_ntop(AF_INET6, &address, &text, socklen_t(text.count)) != nil else { return "?" }
-            return String(cString: text)
+            return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
     }
 }
