@@ -55,6 +55,7 @@ status=0
 if [ -f Fuzz/VASTFuzz.swift ]; then
     seeds="$out/vast-seeds"; rm -rf "$seeds"; mkdir -p "$seeds"
     find "$corpus_root" -name '*.xml' -exec cp {} "$seeds"/ \;
+    cp Fuzz/Regressions/vast/* "$seeds"/
     # shellcheck disable=SC2086
     build vast InterludeVAST $vast_sources Fuzz/VASTFuzz.swift
     run vast "$seeds" || status=1
@@ -65,6 +66,7 @@ if [ -f Fuzz/VASTFuzz.swift ]; then
         # The break elements alone, which the VMAP target wraps itself.
         sed -n '/<vmap:AdBreak/,/<\/vmap:AdBreak>/p' "$file" > "$seeds/breaks-$(basename "$file")"
     done
+    cp Fuzz/Regressions/vmap/* "$seeds"/
     # shellcheck disable=SC2086
     build vmap InterludeVAST $vast_sources Fuzz/VMAPFuzz.swift
     run vmap "$seeds" || status=1

@@ -171,6 +171,27 @@ struct StreamTimelineLiveTests {
         #expect(!eventTypes(effects).contains(.adBreakStarted))
     }
 
+    /// A metadata answer stating an ad of 1e300 s trapped the countdown's
+    /// `Int` conversion on the first progress tick inside the ad; such a
+    /// number is now read as no duration (a count of seconds no stream has).
+    @Test func anAbsurdAdDurationInTheMetadataDoesNotTrapTheCountdown() throws {
+        let huge = StreamFixtures.liveMetadata()
+            .replacingOccurrences(of: "\"duration\":10", with: "\"duration\":1e300")
+            .replacingOccurrences(of: "\"duration\":30", with: "\"duration\":\"1e300s\"")
+        #expect(huge.contains("1e300"))
+        var driver = LiveDriver(metadata: huge)
+        #expect(driver.metadata.ads.values.allSatisfy { $0.duration == nil })
+        #expect(driver.metadata.breaks.values.allSatisfy { $0.duration == nil })
+        driver.timeline.disableUi = false
+        driver.deliver(StreamFixtures.liveCues(start: 100))
+        let effects = driver.play(to: 135)
+        #expect(eventTypes(effects).contains(.started))
+        let long = StreamFixtures.liveMetadata()
+            .replacingOccurrences(of: "\"duration\":10", with: "\"duration\":999999999")
+        let bounded = try PodMetadata(parsing: Data(long.utf8))
+        #expect(bounded.ads.values.allSatisfy { $0.duration == 999_999_999 })
+    }
+
     @Test func seekingBackBeforeTheBreakClosesIt() {
         var driver = LiveDriver()
         driver.deliver(StreamFixtures.liveCues(start: 100))

@@ -14,9 +14,36 @@ struct TimeAndOffsetTests {
 
     @Test(arguments: [
         "", "15", "00:15", "00:60:00", "00:00:60", "aa:bb:cc", "00:00:01.", "-1:00:00", "00:00:1", "00:00:01.x",
+        "99999999999999:00:00", "1000000:00:00", "+1:00:00", "00:+5:00", "00:00:+5", "00:-0:00",
     ])
     func rejectsMalformedTimes(text: String) {
         #expect(VASTTime(parsing: text) == nil)
+    }
+
+    /// A VMAP `timeOffset` of 99,999,999,999,999 hours trapped on `Int`
+    /// overflow (found by the VMAP fuzz target in a CI run); the largest
+    /// time a document may state still reads and writes back exactly.
+    @Test func hugeTimesAreRefusedOrClampedWithoutTrapping() throws {
+        #expect(VASTTime(parsing: "999999:59:59.999") == VASTTime(milliseconds: VASTTime.maximumMilliseconds))
+        #expect(VASTTime(parsing: VASTTime(milliseconds: .max).formatted) == VASTTime(milliseconds: .max))
+        #expect(VASTTime(seconds: 1e300).milliseconds == VASTTime.maximumMilliseconds)
+        #expect(VASTTime(seconds: -1e300).milliseconds == 0)
+        #expect(VASTTime(seconds: .infinity).milliseconds == 0)
+        #expect(BreakTimeOffset(parsing: "99999999999999:00:00") == nil)
+        let vmap = """
+            <vmap:VMAP xmlns:vmap="http://www.iab.net/videosuite/vmap" version="1.0">
+            <vmap:AdBreak timeOffset="99999999999999:00:00" breakType="linear"/>
+            </vmap:VMAP>
+            """
+        _ = try? VASTParser().parse(bytes: Array(vmap.utf8))
+        let vast = """
+            <VAST version="4.0"><Ad id="a"><InLine><AdSystem>x</AdSystem><AdTitle>t</AdTitle>
+            <Impression><![CDATA[http://127.0.0.1/i]]></Impression><Creatives><Creative><Linear skipoffset="1e300">
+            <Duration>1e300</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360">
+            <![CDATA[http://127.0.0.1/a.mp4]]></MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>
+            """
+        let result = try VASTParser().parse(bytes: Array(vast.utf8))
+        _ = VASTWriter().write(result.document)
     }
 
     @Test func formatsWithAndWithoutMilliseconds() {

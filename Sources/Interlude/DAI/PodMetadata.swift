@@ -278,9 +278,11 @@ struct PodMetadata: Sendable, Hashable {
         return url
     }
 
-    /// Non-negative finite seconds.
+    /// Non-negative seconds below 10^12 (the bound the timed-metadata
+    /// queue puts on presentation times): a larger number is no stream's,
+    /// and letting it through trapped the countdown's `Int` conversion.
     static func seconds(_ value: Double?) -> TimeInterval? {
-        guard let value, value.isFinite, value >= 0 else { return nil }
+        guard let value, value.isFinite, value >= 0, value < 1e12 else { return nil }
         return value
     }
 

@@ -4,27 +4,41 @@ internal import InterludeFormatting
 /// `HH:MM:SS.mmm`), held as whole milliseconds so that it compares and
 /// round-trips exactly.
 public struct VASTTime: Hashable, Sendable, Comparable, CustomStringConvertible {
-    /// Milliseconds since zero. Never negative.
+    /// Milliseconds since zero. Never negative, never above
+    /// ``maximumMilliseconds``.
     public var milliseconds: Int
 
-    /// A time of `milliseconds` (clamped at zero).
-    public init(milliseconds: Int) { self.milliseconds = max(0, milliseconds) }
+    /// The longest time a document can state, `999999:59:59.999` (over a
+    /// century): no player reaches it, and the bound keeps any sum of times
+    /// far from `Int` overflow, so a tag stating `99999999999999:00:00` or
+    /// `1e300` seconds is refused instead of trapping.
+    public static let maximumMilliseconds = 999_999 * 3_600_000 + 3_599_999
 
-    /// A time of `seconds`, rounded to the nearest millisecond.
+    /// A time of `milliseconds`, clamped to `0...maximumMilliseconds`.
+    public init(milliseconds: Int) { self.milliseconds = min(max(0, milliseconds), Self.maximumMilliseconds) }
+
+    /// A time of `seconds`, rounded to the nearest millisecond and clamped
+    /// like ``init(milliseconds:)``; a non-finite value is zero.
     public init(seconds: Double) {
-        self.init(milliseconds: seconds.isFinite ? Int((seconds * 1000).rounded()) : 0)
+        guard seconds.isFinite else {
+            self.init(milliseconds: 0)
+            return
+        }
+        let milliseconds = min(max((seconds * 1000).rounded(), 0), Double(Self.maximumMilliseconds))
+        self.init(milliseconds: Int(milliseconds))
     }
 
     /// The time in seconds.
     public var seconds: Double { Double(milliseconds) / 1000 }
 
     /// Reads `HH:MM:SS` or `HH:MM:SS.mmm` (fraction of 1–3 digits or more,
-    /// rounded to milliseconds). Returns nil for anything else.
+    /// rounded to milliseconds; hours up to 999999). Returns nil for
+    /// anything else, signs included.
     public init?(parsing input: some StringProtocol) {
         let text = Substring(input)
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 3,
-            let hours = Int(parts[0]), hours >= 0,
+        guard parts.count == 3, parts[0].allSatisfy(\.isASCIIDigit), parts[1].allSatisfy(\.isASCIIDigit),
+            let hours = Int(parts[0]), hours <= 999_999,
             let minutes = Int(parts[1]), (0..<60).contains(minutes), parts[1].count == 2
         else { return nil }
         let secondsPart = parts[2]
@@ -41,7 +55,8 @@ public struct VASTTime: Hashable, Sendable, Comparable, CustomStringConvertible 
         } else {
             whole = secondsPart
         }
-        guard whole.count == 2, let seconds = Int(whole), (0..<60).contains(seconds) else { return nil }
+        guard whole.count == 2, whole.allSatisfy(\.isASCIIDigit), let seconds = Int(whole), (0..<60).contains(seconds)
+        else { return nil }
         self.milliseconds = ((hours * 60 + minutes) * 60 + seconds) * 1000 + millis
     }
 

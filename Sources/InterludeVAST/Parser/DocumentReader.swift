@@ -127,7 +127,9 @@ struct DocumentReader {
     mutating func time(_ raw: String, at element: Int, what: String) -> VASTTime? {
         let trimmed = raw.trimmingXMLWhitespace()
         if let time = VASTTime(parsing: trimmed) { return time }
-        if let seconds = Double(trimmed), seconds.isFinite, seconds >= 0 {
+        if let seconds = Double(trimmed), seconds.isFinite, seconds >= 0,
+            seconds * 1000 <= Double(VASTTime.maximumMilliseconds)
+        {
             violation("\(what) \"\(raw)\" is not HH:MM:SS(.mmm); read as \(formatNumber(seconds)) s", at: element)
             return VASTTime(seconds: seconds)
         }
