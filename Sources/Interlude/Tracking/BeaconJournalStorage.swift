@@ -47,21 +47,23 @@ extension BeaconJournalStorage {
     public func synchronize() throws {}
 }
 
-/// The journal in a file. Appends go straight to the kernel, so a killed
-/// app loses nothing it wrote (``synchronize()`` also survives a power
-/// loss); compaction writes a temporary file and renames it over the
-/// journal, so a crash mid-compaction leaves either the old or the new
-/// journal (synced first when asked, so that a power loss does too). A torn
-/// last line (the app killed mid-append) is cut off before anything else is
-/// appended or read.
+/// The journal in a file. Appends reach the kernel before they return, so a
+/// killed app loses nothing it wrote (``synchronize()`` also survives a power
+/// loss): on Linux as stores into a shared mapping of the file, elsewhere as
+/// `write(2)`s (`JournalFile` says why and what that takes). Compaction writes
+/// a temporary file and renames it over the journal, so a crash mid-compaction
+/// leaves either the old or the new journal (synced first when asked, so that
+/// a power loss does too). A torn last line (the app killed mid-append) is cut
+/// off before anything else is appended or read. One process at a time may
+/// append to a journal: on Linux a second one reads it but its appends fail
+/// with ``JournalInUseError``.
 ///
 /// All file access holds `lock`, so the unchecked conformance is sound.
 public final class FileJournalStorage: BeaconJournalStorage, @unchecked Sendable {
     public let fileURL: URL
     private let lock = NSLock()
-    private var handle: FileHandle?
-    /// The torn tail (if any) was cut off since this file was last opened or replaced.
-    private var isHealed = false
+    /// Opened (the torn tail cut off) by the first append or load.
+    private var file: JournalFile?
 
     /// A journal at `directory/beacons.journal` (the directory is created).
     /// Nothing is read here: the first append or ``load()`` does.
@@ -75,15 +77,17 @@ public final class FileJournalStorage: BeaconJournalStorage, @unchecked Sendable
         }
     }
 
-    deinit { try? handle?.close() }
+    deinit { file?.close() }
+
+    /// Whether appends are stores into a mapping of the file (Linux).
+    var appendsThroughMapping: Bool { lock.withLock { (try? openFile())?.isMapped ?? false } }
 
     public func append(_ record: String) throws {
         try append(contentsOf: [record])
     }
 
-    /// One `write` to a descriptor opened with `O_APPEND` (the kernel puts
-    /// it at the end: no seek), from the records' bytes (no `Data`): this
-    /// runs on the caller's thread for every beacon enqueued.
+    /// One append of the records' bytes (no `Data`): this runs on the
+    /// caller's thread for every beacon enqueued.
     public func append(contentsOf records: [String]) throws {
         guard !records.isEmpty else { return }
         var bytes: [UInt8] = []
@@ -96,35 +100,23 @@ public final class FileJournalStorage: BeaconJournalStorage, @unchecked Sendable
     }
 
     /// Appends records already written as UTF-8, each ending in a newline
-    /// (the journal writes its records straight into bytes), in one `write`.
+    /// (the journal writes its records straight into bytes), at once.
     func append(lines bytes: [UInt8]) throws {
         guard !bytes.isEmpty else { return }
         try lock.withLock {
-            let descriptor = try openForAppending().fileDescriptor
-            try bytes.withUnsafeBytes { try Self.writeAll($0, to: descriptor) }
+            let file = try openFile()
+            try bytes.withUnsafeBytes { try file.append($0) }
         }
     }
 
-    /// Writes every byte (a `write` may take part of them, or be interrupted).
-    private static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) throws {
-        guard var next = buffer.baseAddress else { return }
-        var left = buffer.count
-        while left > 0 {
-            let written = write(descriptor, next, left)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-            }
-            next += written
-            left -= written
-        }
-    }
-
+    /// Every whole record. A zero byte ends a record as a newline does: the
+    /// space allocated ahead of a mapped journal is zeros, and a record a
+    /// kill cut short may have zeros where its bytes were still to come.
     public func load() throws -> [String] {
         try lock.withLock {
-            try healTornTail()
+            _ = try openFile()
             let data = try Data(contentsOf: fileURL)
-            return data.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+            return data.split { $0 == UInt8(ascii: "\n") || $0 == 0 }.map { String(decoding: $0, as: UTF8.self) }
         }
     }
 
@@ -136,8 +128,8 @@ public final class FileJournalStorage: BeaconJournalStorage, @unchecked Sendable
 
     public func replace(with records: [String], synchronized: Bool) throws {
         try lock.withLock {
-            try handle?.close()
-            handle = nil
+            file?.close()
+            file = nil
             let temporary = fileURL.appendingPathExtension("compacting")
             // Written in place through one handle: `FileManager.createFile` would
             // itself write a second temporary file and rename it (two renames).
@@ -147,77 +139,38 @@ public final class FileJournalStorage: BeaconJournalStorage, @unchecked Sendable
             guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
             }
-            let file = try FileHandle(forWritingTo: temporary)
+            let handle = try FileHandle(forWritingTo: temporary)
             do {
                 var data = Data()
                 for record in records {
                     data.append(contentsOf: record.utf8)
                     data.append(UInt8(ascii: "\n"))
                 }
-                try file.write(contentsOf: data)
+                try handle.write(contentsOf: data)
                 // Synced before the rename: otherwise a power loss could leave the
                 // new name on an empty file, with every owed beacon gone.
-                if synchronized { try Self.synchronize(file) }
-                try file.close()
+                if synchronized { try Self.synchronize(handle) }
+                try handle.close()
             } catch {
-                try? file.close()
+                try? handle.close()
                 throw error
             }
             if rename(temporary.path, fileURL.path) != 0 {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: fileURL.path])
             }
-            isHealed = true  // written whole, every line ends in a newline
         }
     }
 
     public func synchronize() throws {
-        try lock.withLock {
-            guard let handle else { return }
-            try Self.synchronize(handle)
-        }
+        try lock.withLock { try file?.synchronize() }
     }
 
-    /// The write handle (`O_APPEND`: every write lands at the end, with no
-    /// seek), opened on first use after the torn tail is cut off.
-    private func openForAppending() throws -> FileHandle {
-        if let handle { return handle }
-        try healTornTail()
-        let descriptor = open(fileURL.path, O_WRONLY | O_APPEND | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw CocoaError(
-                .fileWriteUnknown,
-                userInfo: [
-                    NSFilePathErrorKey: fileURL.path, NSUnderlyingErrorKey: POSIXError(.init(rawValue: errno) ?? .EIO),
-                ])
-        }
-        let opened = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        handle = opened
+    /// The open journal (under `lock`), opened on first use: its torn tail cut off.
+    private func openFile() throws -> JournalFile {
+        if let file { return file }
+        let opened = try JournalFile(path: fileURL.path)
+        file = opened
         return opened
-    }
-
-    /// Cuts the file back to its last newline when it does not end in one.
-    /// Reads only the tail: a few bytes unless the last line is torn.
-    private func healTornTail() throws {
-        guard !isHealed else { return }
-        let file = try FileHandle(forUpdating: fileURL)
-        defer { try? file.close() }
-        let size = try file.seekToEnd()
-        var end = size
-        var step: UInt64 = 1
-        // Backwards in growing steps: the last byte first (the usual case: a newline).
-        scan: while end > 0 {
-            let start = end > step ? end - step : 0
-            try file.seek(toOffset: start)
-            let chunk = try file.read(upToCount: Int(end - start)) ?? Data()
-            if let newline = chunk.lastIndex(of: UInt8(ascii: "\n")) {
-                end = start + UInt64(newline - chunk.startIndex) + 1
-                break scan
-            }
-            end = start
-            step = min(step * 16, 64 * 1024)
-        }
-        if end != size { try file.truncate(atOffset: end) }
-        isHealed = true
     }
 
     /// `fsync`, or on Apple platforms `F_FULLFSYNC`, which also flushes the
