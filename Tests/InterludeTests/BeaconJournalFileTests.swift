@@ -106,6 +106,20 @@ struct BeaconJournalFileTests {
             withExtendedLifetime(second) {}
         }
 
+        /// A compaction renames a new file over the journal: by a second
+        /// process, the owner's later records would go to the file it replaced.
+        @Test func aSecondWriterCannotCompactAJournalItDoesNotHold() throws {
+            let directory = TemporaryDirectory(prefix: "interlude-journal-file")
+            defer { directory.remove() }
+            let owner = try FileJournalStorage(directory: directory.url)
+            try owner.append(record("owner"))
+            let second = try FileJournalStorage(directory: directory.url)
+            #expect(throws: JournalInUseError.self) { try second.replace(with: [], synchronized: false) }
+            try owner.append(record("later"))
+            #expect(try FileJournalStorage(directory: directory.url).load() == [record("owner"), record("later")])
+            withExtendedLifetime(second) {}
+        }
+
         @Test func aJournalInUseElsewhereStillSendsAndSaysWhy() async throws {
             let directory = TemporaryDirectory(prefix: "interlude-journal-file")
             defer { directory.remove() }

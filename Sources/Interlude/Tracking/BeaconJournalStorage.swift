@@ -55,8 +55,8 @@ extension BeaconJournalStorage {
 /// leaves either the old or the new journal (synced first when asked, so that
 /// a power loss does too). A torn last line (the app killed mid-append) is cut
 /// off before anything else is appended or read. One process at a time may
-/// append to a journal: on Linux a second one reads it but its appends fail
-/// with ``JournalInUseError``.
+/// change a journal: on Linux a second one reads it but its appends and
+/// compactions fail with ``JournalInUseError``.
 ///
 /// All file access holds `lock`, so the unchecked conformance is sound.
 public final class FileJournalStorage: BeaconJournalStorage, @unchecked Sendable {
@@ -76,8 +76,6 @@ public final class FileJournalStorage: BeaconJournalStorage, @unchecked Sendable
             }
         }
     }
-
-    deinit { file?.close() }
 
     /// Whether appends are stores into a mapping of the file (Linux).
     var appendsThroughMapping: Bool { lock.withLock { (try? openFile())?.isMapped ?? false } }
@@ -128,6 +126,9 @@ public final class FileJournalStorage: BeaconJournalStorage, @unchecked Sendable
 
     public func replace(with records: [String], synchronized: Bool) throws {
         try lock.withLock {
+            // A rename by a process without the lock would leave the holder's
+            // later records in the file it replaced.
+            try openFile().requireWritable()
             file?.close()
             file = nil
             let temporary = fileURL.appendingPathExtension("compacting")

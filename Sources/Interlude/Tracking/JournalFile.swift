@@ -14,7 +14,7 @@ import Foundation
 /// mapping is the page cache, so a stored record survives the app being
 /// killed exactly as a `write(2)` does, without a system call on the
 /// caller's thread: a `write` to ext4 a few milliseconds after the last one
-/// cost the main thread about 40 µs on the benchmark machine, once per
+/// cost the main thread 25–40 µs on the benchmark machine, once per
 /// verification (`BENCHMARKS.md`). The mapping runs past the records into
 /// space allocated ahead and filled with zeros, so that a store never lands
 /// on a block the file system has still to find (a full disk then would be a
@@ -23,7 +23,7 @@ import Foundation
 /// their next store into a SIGBUS, and a `write` by someone else into the
 /// zeros would be overwritten, so the process that maps the journal holds its
 /// lock (`flock`) for as long as it is open, and a second process on the same
-/// journal may read it but not append (``JournalInUseError``). A file that
+/// journal may read it but not append or compact (``JournalInUseError``). A file that
 /// cannot be mapped is appended to with `write(2)` (`O_APPEND`), as on every
 /// other platform, where nothing is locked or mapped.
 ///
@@ -68,7 +68,7 @@ final class JournalFile {
     /// Appends bytes that end in a newline.
     func append(_ bytes: UnsafeRawBufferPointer) throws {
         guard !bytes.isEmpty else { return }
-        guard !isInUseElsewhere else { throw JournalInUseError(path: path) }
+        try requireWritable()
         if let mapping {
             if mapping.store(bytes) { return }
             // No room could be made: the mapping is gone and the file cut back to its records.
@@ -76,6 +76,11 @@ final class JournalFile {
             try appendWithWrites()
         }
         try Self.writeAll(bytes, to: descriptor)
+    }
+
+    /// Throws ``JournalInUseError`` when another process holds the journal.
+    func requireWritable() throws {
+        guard !isInUseElsewhere else { throw JournalInUseError(path: path) }
     }
 
     /// Makes what was appended survive a power loss: `msync` of the mapping,
