@@ -166,8 +166,14 @@ public final class AdServer: Sendable {
         }
         let router = allRoutes
         do {
+            var httpConfiguration = configuration.http
+            // Tagged ad segments are file bytes with a viewer's ID3 packets
+            // between them: the direct path sends the file runs with sendfile.
+            for prefix in PodServingRoutes.directPrefixes where !httpConfiguration.directPrefixes.contains(prefix) {
+                httpConfiguration.directPrefixes.append(prefix)
+            }
             let http = try HTTPServer.start(
-                host: configuration.host, port: configuration.port, configuration: configuration.http
+                host: configuration.host, port: configuration.port, configuration: httpConfiguration
             ) { request in
                 CrossOrigin.apply(to: request) { router.respond(to: $0) }
             }

@@ -162,6 +162,25 @@ struct PodServingTimedMetadataTests {
     }
 }
 
+extension PodServingTimedMetadataTests {
+    /// A conditioned segment already declares the ID3 stream, so its tagged
+    /// form is the file's bytes around the packets added: the direct path
+    /// sends those runs from the file with `sendfile` rather than copying them.
+    @Test func aConditionedSegmentsTaggedFormIsFileBackedAroundThePackets() async throws {
+        let server = try await start()
+        defer { server.shutdown() }
+        let media = LibraryPodMedia(library: server.media, catalog: .podServingTest)
+        let segment = try #require(media.adSegments(creativeID: "test-ad-3s", profile: "180p")?.first)
+        let slices = try media.tagged(segment, with: [(pts: segment.firstPTS, eventID: "google_test")])
+        #expect(slices.count == 3)
+        let path = media.filePath(of: segment)
+        #expect(slices[0].bytes.file == path && slices[2].bytes.file == path)
+        #expect(slices[1].bytes.file == nil && !slices[1].range.isEmpty)
+        let file = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(slices[0].bytes.whole.array == file)
+    }
+}
+
 /// ffprobe and ffmpeg, when installed.
 enum PodMediaTools {
     static let ffprobe = MediaGenerator.findExecutable("ffprobe")

@@ -36,12 +36,23 @@ public final class HTTPServer: Sendable {
         public var shutdownGraceSeconds: Double
         /// Receives the access log and server messages. Default: silent.
         public var logger: any ServerLogger
+        /// Request targets starting with one of these are answered on the
+        /// direct path when their request is a plain `GET` (Linux): the
+        /// server's own loop sends the answer, memory with `sendmsg` and
+        /// file bytes with `sendfile`, instead of libmicrohttpd, which
+        /// copies a body of memory and file runs (a tagged ad segment) into
+        /// the socket whole. Routes under these prefixes must answer with
+        /// ``HTTPResponse/Delivery/immediate``. Empty (the default): every
+        /// connection is libmicrohttpd's, as on other platforms.
+        public var directPrefixes: [String]
 
         public init(
             maxHeaderBytes: Int = 16 * 1024, maxBodyBytes: Int = 1024 * 1024, maxConnections: Int = 1024,
             connectionTimeoutSeconds: Int = 30, threadCount: Int = ProcessInfo.processInfo.activeProcessorCount,
-            shutdownGraceSeconds: Double = 10, logger: any ServerLogger = SilentLogger()
+            shutdownGraceSeconds: Double = 10, logger: any ServerLogger = SilentLogger(),
+            directPrefixes: [String] = []
         ) {
+            self.directPrefixes = directPrefixes
             self.maxHeaderBytes = maxHeaderBytes
             self.maxBodyBytes = maxBodyBytes
             self.maxConnections = maxConnections
@@ -75,7 +86,12 @@ public final class HTTPServer: Sendable {
             throw HTTPServerError(message: "'\(host)' is not an IP address or localhost")
         }
         let core = ServerCore(configuration: configuration, handler: handler)
-        let daemon = core.startDaemon(address: address)
+        #if os(Linux)
+            if !configuration.directPrefixes.isEmpty {
+                return try startDirect(host: host, address: address, core: core)
+            }
+        #endif
+        let daemon = core.startDaemon(address: address, connectionLimit: core.effectiveConnectionLimit)
         guard let daemon else {
             throw HTTPServerError(message: "cannot listen on \(host):\(port) (\(String(cString: strerror(errno))))")
         }
@@ -83,6 +99,37 @@ public final class HTTPServer: Sendable {
         configuration.logger.message(.info, "listening on \(address.displayHost):\(boundPort)")
         return HTTPServer(host: host, port: boundPort, core: core)
     }
+
+    #if os(Linux)
+        /// The direct path: our listener in front of one daemon per polling
+        /// thread, each without a listening socket (libmicrohttpd's thread
+        /// pool needs one), so together they poll as the pool did.
+        private static func startDirect(host: String, address: SocketAddress, core: ServerCore)
+            throws(HTTPServerError) -> HTTPServer
+        {
+            let threads = max(1, core.configuration.threadCount)
+            for _ in 0..<threads {
+                guard core.startDaemon(address: nil, connectionLimit: core.effectiveConnectionLimit) != nil
+                else {
+                    let message = String(cString: strerror(errno))
+                    core.stop()
+                    throw HTTPServerError(message: "cannot start the HTTP daemons (\(message))")
+                }
+            }
+            // The daemons first: the loops hand connections on from their first accept.
+            let front: DirectFront
+            do {
+                front = try DirectFront(address: address, threads: threads, core: core)
+            } catch {
+                core.stop()
+                throw error
+            }
+            core.front.withLock { $0 = front }
+            let boundPort = front.port
+            core.configuration.logger.message(.info, "listening on \(address.displayHost):\(boundPort)")
+            return HTTPServer(host: host, port: boundPort, core: core)
+        }
+    #endif
 
     /// Requests received and not yet finished.
     public var requestsInFlight: Int { core.inFlight.load(ordering: .acquiring) }

@@ -29,7 +29,9 @@ struct MHDHandle: @unchecked Sendable {
 /// The state shared by the polling threads, the resume timers and `shutdown`.
 final class ServerCore: Sendable {
     struct State {
-        var daemon: MHDHandle?
+        /// One daemon listening with its own thread pool, or (direct path)
+        /// one per polling thread, fed by the front.
+        var daemons: [MHDHandle] = []
         /// Grace period over: delays and drips finish at once.
         var hurrying = false
         var suspended: [ObjectIdentifier: MHDHandle] = [:]
@@ -38,6 +40,8 @@ final class ServerCore: Sendable {
     }
 
     let configuration: HTTPServer.Configuration
+    /// The most connections open at once (below the descriptor limit).
+    let effectiveConnectionLimit: Int
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
     let state = Locked(State())
     /// Requests begun and not completed. An atomic, not `state`: it changes
@@ -52,24 +56,50 @@ final class ServerCore: Sendable {
     /// blocks (a store call) or callers that hold the shared concurrency
     /// pool never keep another deferred answer from finishing.
     let deferredExecutor = DispatchTaskExecutor(label: "interlude.http.deferred")
+    /// Which daemon gets the next connection the direct path hands on.
+    let nextDaemon = Atomic<Int>(0)
+    /// Connections the direct path accepted and are still open (its own and
+    /// those handed to the daemons): it accepts only below the limit, and
+    /// leaves the rest waiting in the backlog, as libmicrohttpd does.
+    let openConnections = Atomic<Int>(0)
+    #if os(Linux)
+        /// The direct path's listener and loops, when it runs.
+        let front = Locked<DirectFront?>(nil)
+    #endif
 
     init(configuration: HTTPServer.Configuration, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
         self.configuration = configuration
+        effectiveConnectionLimit = Self.connectionLimit(configuration)
         self.handler = handler
     }
 
     var logger: any ServerLogger { configuration.logger }
 
-    func startDaemon(address: SocketAddress) -> OpaquePointer? {
+    /// Starts the daemon listening on `address` (nil: a daemon without a
+    /// listening socket, for the direct path to hand connections to).
+    func startDaemon(address: SocketAddress?, connectionLimit: Int) -> OpaquePointer? {
         // TURBO also skips the shutdown(SHUT_WR) before close, so that a reset
         // fault (SO_LINGER 0) really sends RST instead of FIN then RST.
         var flags =
             MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_TURBO.rawValue
-        if address.isIPv6 { flags |= address.isIPv6Any ? MHD_USE_DUAL_STACK.rawValue : MHD_USE_IPv6.rawValue }
-        // The daemon holds a +1 reference to the core, released in stop().
+        if let address, address.isIPv6 {
+            flags |= address.isIPv6Any ? MHD_USE_DUAL_STACK.rawValue : MHD_USE_IPv6.rawValue
+        }
+        if address == nil { flags |= MHD_USE_NO_LISTEN_SOCKET.rawValue }
+        // Each daemon holds a +1 reference to the core, released in stop().
         let unmanaged = Unmanaged.passRetained(self)
         let cls = unmanaged.toOpaque()
-        let daemon = address.withSockAddr { sockAddr in
+        let timeout = configuration.connectionTimeoutSeconds
+        let memoryLimit = connectionMemoryLimit
+        let threads = configuration.threadCount
+        // Only daemons fed by the direct path count their closes: it holds
+        // the connection limit for the daemons and itself.
+        let countingCloses: MHD_NotifyConnectionCallback = { cls, _, _, code in
+            if code.rawValue == 1 {  // MHD_CONNECTION_NOTIFY_CLOSED
+                ServerCore.from(cls).connectionClosed()
+            }
+        }
+        let start = { (sockAddr: UnsafePointer<sockaddr>?) in
             interlude_mhd_start(
                 flags, sockAddr,
                 { cls, connection, _, method, version, upload, uploadSize, context in
@@ -81,15 +111,45 @@ final class ServerCore: Sendable {
                     ServerCore.from(cls).completed(context: context, termination: termination)
                 }, cls,
                 { cls, uri, _ in ServerCore.from(cls).begin(uri: uri) }, cls,
-                UInt32(effectiveConnectionLimit), UInt32(max(1, configuration.connectionTimeoutSeconds)),
-                connectionMemoryLimit, UInt32(max(1, configuration.threadCount)))
+                sockAddr == nil ? countingCloses : nil, cls,
+                UInt32(connectionLimit), UInt32(max(1, timeout)), memoryLimit, UInt32(max(1, threads)))
         }
+        let daemon = address.map { $0.withSockAddr { start($0) } } ?? start(nil)
         guard let daemon else {
             unmanaged.release()
             return nil
         }
-        state.withLock { $0.daemon = MHDHandle(pointer: daemon) }
+        state.withLock { $0.daemons.append(MHDHandle(pointer: daemon)) }
         return daemon
+    }
+
+    /// Gives `socket`, at the first byte of a request, to the next daemon,
+    /// which then owns (and closes) it.
+    func handOff(socket: Int32, address: inout sockaddr_storage, length: socklen_t) {
+        let daemons = state.withLock { $0.daemons }
+        guard !daemons.isEmpty else {
+            close(socket)
+            connectionClosed()
+            return
+        }
+        let daemon = daemons[nextDaemon.add(1, ordering: .relaxed).newValue % daemons.count]
+        let added = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                MHD_add_connection(daemon.pointer, socket, $0, length)
+            }
+        }
+        // Refused (out of memory): libmicrohttpd closed the socket, and will
+        // not report its close.
+        if added != .YES { connectionClosed() }
+    }
+
+    /// A connection of the direct path's count ended (closed by the loops or
+    /// by a daemon); a loop waiting at the connection limit may accept again.
+    func connectionClosed() {
+        let before = openConnections.subtract(1, ordering: .acquiringAndReleasing).oldValue
+        #if os(Linux)
+            if before >= effectiveConnectionLimit { front.withLock { $0 }?.capacityFreed() }
+        #endif
     }
 
     static func from(_ cls: UnsafeMutableRawPointer?) -> ServerCore {
@@ -106,10 +166,17 @@ final class ServerCore: Sendable {
 
     /// Above the descriptor limit libmicrohttpd answers every request with
     /// `Connection: close` (measured), so stay well below it.
-    private var effectiveConnectionLimit: Int {
+    static func connectionLimit(_ configuration: HTTPServer.Configuration) -> Int {
         var limit = rlimit()
         guard getrlimit(openFilesResource, &limit) == 0 else { return configuration.maxConnections }
-        let available = Int(clamping: limit.rlim_cur) - 64
+        var available = Int(clamping: limit.rlim_cur) - 64
+        #if os(Linux)
+            // The direct path's own descriptors: its listener, an epoll and
+            // an eventfd per loop, and about as many per daemon. The files it
+            // sends from are shared per loop; when they cannot be opened the
+            // viewer gets a 503, never a cut answer.
+            if !configuration.directPrefixes.isEmpty { available -= 1 + 4 * max(1, configuration.threadCount) }
+        #endif
         return max(1, min(configuration.maxConnections, available))
     }
 
@@ -187,9 +254,24 @@ final class ServerCore: Sendable {
 
     func stop() {
         draining.store(true, ordering: .sequentiallyConsistent)
-        guard let daemon = state.withLock({ $0.daemon }) else { return }
-        let listenSocket = MHD_quiesce_daemon(daemon.pointer)
+        let daemons = state.withLock { $0.daemons }
+        guard !daemons.isEmpty else { return }
+        #if os(Linux)
+            // Taken out first: closes reported after this (by the daemons as
+            // they stop) must not wake loops whose descriptors are closed.
+            let front = front.withLock { front in
+                defer { front = nil }
+                return front
+            }
+            front?.stopAccepting()
+        #endif
+        // A daemon without a listening socket has none to give back (-1).
+        let listenSockets = daemons.map { MHD_quiesce_daemon($0.pointer) }
         waitForInFlight(seconds: configuration.shutdownGraceSeconds)
+        #if os(Linux)
+            // Its connections between requests close; answers still going are cut.
+            front?.stop()
+        #endif
         // libmicrohttpd must not be stopped with suspended connections:
         // finish every delayed or dripping answer now.
         let suspended = state.withLock { state -> [MHDHandle] in
@@ -199,10 +281,10 @@ final class ServerCore: Sendable {
         }
         for handle in suspended { MHD_resume_connection(handle.pointer) }
         waitForInFlight(seconds: 2)
-        MHD_stop_daemon(daemon.pointer)
-        if listenSocket >= 0 { close(listenSocket) }
-        state.withLock { $0.daemon = nil }
-        Unmanaged.passUnretained(self).release()
+        for daemon in daemons { MHD_stop_daemon(daemon.pointer) }
+        for listenSocket in listenSockets where listenSocket >= 0 { close(listenSocket) }
+        state.withLock { $0.daemons = [] }
+        for _ in daemons { Unmanaged.passUnretained(self).release() }
         logger.message(.info, "server stopped")
     }
 

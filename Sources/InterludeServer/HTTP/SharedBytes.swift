@@ -30,7 +30,24 @@ public final class SharedBytes: @unchecked Sendable, Hashable {
         storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 16)
         _ = storage.initializeMemory(as: UInt8.self, from: bytes)
         count = bytes.count
+        file = nil
     }
+
+    /// Copies `bytes` once, and notes that the file at `file` holds the
+    /// same bytes from its start, so a server able to send from files
+    /// (the direct path, with `sendfile`) sends slices from the file's page
+    /// cache instead of copying them into the socket. The file must not
+    /// change while these bytes are in use (conditioned media never does:
+    /// it is written once under its content hash).
+    public init(_ bytes: some Collection<UInt8>, file: String) {
+        storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 16)
+        _ = storage.initializeMemory(as: UInt8.self, from: bytes)
+        count = bytes.count
+        self.file = file
+    }
+
+    /// The file holding these bytes from its start, if one was named.
+    public let file: String?
 
     deinit { storage.deallocate() }
 

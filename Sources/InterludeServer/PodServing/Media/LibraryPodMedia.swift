@@ -73,13 +73,20 @@ final class LibraryPodMedia: PodMediaSource {
         if let cached = prepared[segment.path] {
             ready = cached
         } else {
-            guard let data = FileManager.default.contents(atPath: filePath(of: segment)) else {
+            let path = filePath(of: segment)
+            guard let data = FileManager.default.contents(atPath: path) else {
                 throw PodMediaError(isMissing: true, message: "segment file \(segment.path) is missing")
             }
             do {
-                let injector = try TSMetadataInjector(segment: Array(data))
+                let original = Array(data)
+                let injector = try TSMetadataInjector(segment: original)
+                // Conditioned segments already declare the ID3 stream, so
+                // their bytes are the file's and can be sent from it.
+                let bytes =
+                    injector.segment == original
+                    ? SharedBytes(injector.segment, file: path) : SharedBytes(injector.segment)
                 ready = Prepared(
-                    bytes: SharedBytes(injector.segment), insertionOffset: injector.insertionOffset,
+                    bytes: bytes, insertionOffset: injector.insertionOffset,
                     packetizer: injector.packetizer)
             } catch {
                 throw PodMediaError(isMissing: false, message: "segment \(segment.path): \(error)")

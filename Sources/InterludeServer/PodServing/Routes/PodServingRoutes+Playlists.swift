@@ -1,4 +1,8 @@
 extension PodServingRoutes {
+    /// The routes answered on the HTTP server's direct path: live pod
+    /// segments, the ones that carry a viewer's ID3 packets. They answer at once.
+    static let directPrefixes = ["/linear/pods/v1/seg/"]
+
     /// Live pod playlists and segments (Google's paths), VOD pod playlists and segments (ours).
     func registerPlaylists(in router: inout Router) {
         let live = "/linear/pods/v1/hls/network/:network/custom_asset/:asset/:kind"
