@@ -94,6 +94,11 @@ public final class LoopbackConnection {
         return buffer
     }
 
+    /// Closes the sending side (the server reads end of file); reading goes on.
+    public func shutdownSending() {
+        _ = shutdown(descriptor, Int32(SHUT_WR))
+    }
+
     /// Reads until the peer closes or fails, returning what arrived and the
     /// errno that ended it (0 for an orderly close).
     public func readUntilClosed() -> (bytes: [UInt8], errorCode: Int32) {

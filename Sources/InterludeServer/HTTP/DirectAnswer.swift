@@ -28,7 +28,12 @@ struct DirectAnswer: Sendable {
     /// The connection stays open after this answer.
     let keepAlive: Bool
     /// The head, then the body.
-    let runs: [Run]
+    private(set) var runs: [Run]
+    /// For each of `runs`, the same bytes in memory when the body was
+    /// memory slices (a tagged segment): what a file run is sent from when
+    /// its file cannot be opened or `sendfile` refuses it. Nil for a body
+    /// that exists only as a file.
+    let memoryRuns: [Run]?
 
     /// The answer to `response`. `keepAlive` is what the request allows;
     /// a `Connection: close` the response sets ends the connection too.
@@ -49,32 +54,50 @@ struct DirectAnswer: Sendable {
             }
             head += "\(field.name): \(field.value)\r\n"
         }
-        let bodyRuns = Self.runs(of: response.body)
+        let (bodyRuns, bodyMemory) = Self.runs(of: response.body)
         let bodyLength = bodyRuns.reduce(0) { $0 + $1.count }
-        head += "Date: \(date)\r\nContent-Length: \(bodyLength)\r\n"
+        head += "Date: \(date)\r\n"
+        // RFC 9110 §8.6: none on 1xx and 204 (whose body is empty).
+        if response.status >= 200, response.status != 204 { head += "Content-Length: \(bodyLength)\r\n" }
         if !keepAlive { head += "Connection: close\r\n" }
         head += "\r\n"
         status = response.status
         self.bodyLength = bodyLength
         self.keepAlive = keepAlive
-        runs = [.memory(SharedBytes(Array(head.utf8)).whole)] + bodyRuns
+        let headRun = Run.memory(SharedBytes(Array(head.utf8)).whole)
+        runs = [headRun] + bodyRuns
+        memoryRuns = bodyMemory.map { [headRun] + $0 }
     }
 
-    private static func runs(of body: HTTPResponse.Body) -> [Run] {
+    /// Run `index` is sent from memory from now on (same bytes, so an
+    /// offset into it stays right); false when there is no memory copy.
+    mutating func sendFromMemory(run index: Int) -> Bool {
+        guard let memoryRuns, memoryRuns.indices.contains(index) else { return false }
+        runs[index] = memoryRuns[index]
+        return true
+    }
+
+    /// Every file run is sent from memory; false when the body exists only as a file.
+    mutating func sendAllFromMemory() -> Bool {
+        guard let memoryRuns else { return false }
+        runs = memoryRuns
+        return true
+    }
+
+    private static func runs(of body: HTTPResponse.Body) -> ([Run], [Run]?) {
         switch body {
         case .bytes(let bytes):
-            return bytes.isEmpty ? [] : [.memory(SharedBytes(bytes).whole)]
+            let runs: [Run] = bytes.isEmpty ? [] : [.memory(SharedBytes(bytes).whole)]
+            return (runs, runs)
         case .file(let path, let offset, let length):
-            return length == 0 ? [] : [.file(path: path, offset: offset, length: length)]
+            return (length == 0 ? [] : [.file(path: path, offset: offset, length: length)], nil)
         case .parts(let parts):
-            return parts.compactMap { part in
-                guard !part.range.isEmpty else { return nil }
-                if let file = part.bytes.file {
-                    return .file(
-                        path: file, offset: UInt64(part.range.lowerBound), length: UInt64(part.range.count))
-                }
-                return .memory(part)
+            let nonEmpty = parts.filter { !$0.range.isEmpty }
+            let runs = nonEmpty.map { part -> Run in
+                guard let file = part.bytes.file else { return .memory(part) }
+                return .file(path: file, offset: UInt64(part.range.lowerBound), length: UInt64(part.range.count))
             }
+            return (runs, nonEmpty.map { .memory($0) })
         }
     }
 

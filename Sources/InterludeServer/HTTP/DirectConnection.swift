@@ -19,6 +19,9 @@
             /// The open file of each run (-1: a memory run), from the
             /// loop's ``DirectFileTable``, which closes them.
             var descriptors: [Int32]
+            /// The runs whose files were acquired, to release them when done
+            /// (the answer's own runs may since have moved to memory).
+            var filesHeld: [DirectAnswer.Run]
             /// TCP_CORK set for this answer (cleared once it is all sent).
             var corked = false
         }
@@ -72,10 +75,17 @@
                     advance(&state, by: sent)
                     continue
                 }
-                if sent == 0 { return .failed }
-                let code = interlude_errno()
+                let code = sent == 0 ? 0 : interlude_errno()
                 if code == EINTR { continue }
-                return code == EAGAIN || code == EWOULDBLOCK ? .wouldBlock : .failed
+                if code == EAGAIN || code == EWOULDBLOCK { return .wouldBlock }
+                // A file that shrank (0) or a file system without sendfile:
+                // the rest of this run from memory, when the answer has it.
+                if case .file = state.answer.runs[state.runIndex],
+                    [0, EINVAL, ENOSYS, EOPNOTSUPP].contains(code), state.answer.sendFromMemory(run: state.runIndex)
+                {
+                    continue
+                }
+                return .failed
             }
             if state.corked {
                 setCork(false)
@@ -89,18 +99,29 @@
             _ = setsockopt(socket, Int32(IPPROTO_TCP), TCP_CORK, &value, socklen_t(MemoryLayout<Int32>.size))
         }
 
-        /// Reads and throws away what the client still sends (see
-        /// `closingSince`); whether the connection can close now (the
-        /// client closed, or its socket failed).
-        func drainWhileClosing() -> Bool {
-            var sink = [UInt8](repeating: 0, count: 4096)
-            while true {
+        /// Reads and throws away what the client still sends (see `closingSince`).
+        func drainWhileClosing() -> Drain {
+            var sink = [UInt8](repeating: 0, count: 16 * 1024)
+            // At most 256 KiB a turn: a client sending faster than this
+            // drains must not hold the loop.
+            for _ in 0..<16 {
                 let read = recv(socket, &sink, sink.count, 0)
                 if read > 0 { continue }
                 if read < 0, interlude_errno() == EINTR { continue }
-                if read < 0, interlude_errno() == EAGAIN || interlude_errno() == EWOULDBLOCK { return false }
-                return true
+                if read < 0, interlude_errno() == EAGAIN || interlude_errno() == EWOULDBLOCK { return .waiting }
+                return .closed
             }
+            return .more
+        }
+
+        /// What ``drainWhileClosing()`` left.
+        enum Drain {
+            /// The client closed (or its socket failed): close now.
+            case closed
+            /// Nothing more to read now: wait for the socket.
+            case waiting
+            /// Input left after this turn's share.
+            case more
         }
 
         /// The memory runs from the current one up to the next file run, in

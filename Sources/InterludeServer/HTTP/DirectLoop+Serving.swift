@@ -8,9 +8,11 @@
         /// Moves `connection` on as far as its socket allows, for at most
         /// ``requestsPerTurn`` requests: finishes the answer being sent,
         /// then reads the next request head.
-        func service(_ connection: DirectConnection, now: UInt64) {
+        /// `hungUp`: the client closed its side (or the socket failed), so
+        /// a head not whole yet never will be.
+        func service(_ connection: DirectConnection, now: UInt64, hungUp: Bool = false) {
             if connection.closingSince != nil {
-                if connection.drainWhileClosing() { closeConnection(connection) }
+                drainWhileClosing(connection)
                 return
             }
             var answered = 0
@@ -52,6 +54,10 @@
                     directPrefixes: core.configuration.directPrefixes, maxHeadBytes: core.configuration.maxHeaderBytes)
                 switch reading {
                 case .incomplete:
+                    guard !hungUp else {
+                        closeConnection(connection)
+                        return
+                    }
                     connection.incompletePeeks += 1
                     // A head trickling in is libmicrohttpd's to read.
                     if connection.incompletePeeks >= Self.peeksPerHead { handOff(connection) }
@@ -104,17 +110,31 @@
             let keepAlive = head.keepAlive && !core.draining.load(ordering: .relaxed)
             var answer = DirectAnswer(response, keepAlive: keepAlive, date: date(now: now))
             var descriptors: [Int32]
+            var filesHeld = answer.runs
             switch files.acquire(answer.runs) {
             case .success(let opened):
                 descriptors = opened
             case .failure(let failure):
-                // Before the head: the viewer gets an error, not a cut answer.
+                filesHeld = []
+                // Before the head: the same bytes from memory when the body
+                // has them, else an error, never a cut answer.
                 core.logger.message(.error, "direct path: \(head.target.prefix(200)): \(failure.logText)")
-                answer = DirectAnswer(failure.response, keepAlive: keepAlive, date: date(now: now))
+                if !answer.sendAllFromMemory() {
+                    var error = failure.response
+                    // A browser player reads the error only with the route's CORS headers.
+                    for field in response.headers
+                    where field.name.lowercased().hasPrefix("access-control-")
+                        || HTTPHeaders.namesMatch(field.name, "Vary")
+                    {
+                        error.headers.add(field.name, field.value)
+                    }
+                    answer = DirectAnswer(error, keepAlive: keepAlive, date: date(now: now))
+                }
                 descriptors = Array(repeating: -1, count: answer.runs.count)
             }
             connection.sending = DirectConnection.Sending(
-                answer: answer, target: head.target, startNanoseconds: now, descriptors: descriptors)
+                answer: answer, target: head.target, startNanoseconds: now, descriptors: descriptors,
+                filesHeld: filesHeld)
         }
 
         /// Logs the answer just sent; whether the connection stays open.
@@ -122,7 +142,7 @@
             guard let sending = connection.sending else { return true }
             connection.sending = nil
             connection.lastActivity = now
-            files.release(sending.answer.runs)
+            files.release(sending.filesHeld)
             core.inFlight.subtract(1, ordering: .releasing)
             log(sending, completed: true)
             return sending.answer.keepAlive
@@ -141,7 +161,15 @@
         private func beginClosing(_ connection: DirectConnection, now: UInt64) {
             _ = shutdown(connection.socket, Int32(SHUT_WR))
             connection.closingSince = now
-            if connection.drainWhileClosing() { closeConnection(connection) }
+            drainWhileClosing(connection)
+        }
+
+        private func drainWhileClosing(_ connection: DirectConnection) {
+            switch connection.drainWhileClosing() {
+            case .closed: closeConnection(connection)
+            case .waiting: break
+            case .more: ready.append(connection)
+            }
         }
 
         /// Gives the connection to a libmicrohttpd daemon, unread request and all.
@@ -160,7 +188,7 @@
             if let sending = connection.sending {
                 core.inFlight.subtract(1, ordering: .releasing)
                 log(sending, completed: false)
-                files.release(sending.answer.runs)
+                files.release(sending.filesHeld)
                 connection.sending = nil
             }
             closeConnection(connection)

@@ -128,7 +128,9 @@
                     } else if descriptor == listenSocket {
                         acceptAll(now: now)
                     } else if let connection = connections[descriptor] {
-                        service(connection, now: now)
+                        let hangUp =
+                            UInt32(EPOLLRDHUP.rawValue) | UInt32(EPOLLHUP.rawValue) | UInt32(EPOLLERR.rawValue)
+                        service(connection, now: now, hungUp: events[item] & hangUp != 0)
                     }
                 }
                 serveReady(now: now)

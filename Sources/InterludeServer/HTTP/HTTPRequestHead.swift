@@ -35,7 +35,7 @@ struct HTTPRequestHead: Sendable, Hashable {
         guard let end = blankLine(in: bytes) else {
             // Either more is coming, or the head is too long or uses bare
             // LFs: libmicrohttpd decides those.
-            if bytes.count >= maxHeadBytes || bytes.contains(0) || hasBareLineFeedEnd(bytes) { return .other }
+            if bytes.count >= maxHeadBytes || bytes.contains(0) || hasBareLineFeed(bytes) { return .other }
             // A request line that is not a direct GET is libmicrohttpd's at
             // once: its head may take long to come, and each wait re-reads it.
             if let lineEnd = bytes.firstIndex(of: 0x0A),
@@ -70,6 +70,10 @@ struct HTTPRequestHead: Sendable, Hashable {
             }
             headers.add(name, value)
         }
+        // RFC 9112 §3.2 asks for exactly one Host in HTTP/1.1: anything
+        // else is libmicrohttpd's to judge.
+        let hosts = headers.fields.filter { HTTPHeaders.namesMatch($0.name, "Host") }.count
+        guard hosts == 1 || (minorVersion == 0 && hosts == 0) else { return .other }
         return .direct(HTTPRequestHead(target: target, headers: headers, byteCount: end, keepAlive: keepAlive))
     }
 
@@ -86,11 +90,13 @@ struct HTTPRequestHead: Sendable, Hashable {
         return nil
     }
 
-    /// A head ended with bare line feeds, which RFC 9112 lets a server accept
-    /// (libmicrohttpd does): not for this parser.
-    private static func hasBareLineFeedEnd(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard bytes.count >= 2 else { return false }
-        for index in 1..<bytes.count where bytes[index] == 0x0A && bytes[index - 1] == 0x0A { return true }
+    /// A line ended by a bare line feed, which RFC 9112 lets a server accept
+    /// (libmicrohttpd does): not for this parser, and such a head may never
+    /// hold the `\r\n\r\n` it waits for.
+    private static func hasBareLineFeed(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        for index in 0..<bytes.count where bytes[index] == 0x0A && (index == 0 || bytes[index - 1] != 0x0D) {
+            return true
+        }
         return false
     }
 

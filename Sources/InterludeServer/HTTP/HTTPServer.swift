@@ -108,8 +108,12 @@ public final class HTTPServer: Sendable {
             throws(HTTPServerError) -> HTTPServer
         {
             let threads = max(1, core.configuration.threadCount)
+            // The front holds the limit for all of them; a daemon refusing a
+            // connection it is handed (its own count lags its close reports)
+            // would close it unanswered, so theirs is set above the total.
+            let daemonLimit = core.effectiveConnectionLimit + 64 + threads
             for _ in 0..<threads {
-                guard core.startDaemon(address: nil, connectionLimit: core.effectiveConnectionLimit) != nil
+                guard core.startDaemon(address: nil, connectionLimit: daemonLimit) != nil
                 else {
                     let message = String(cString: strerror(errno))
                     core.stop()

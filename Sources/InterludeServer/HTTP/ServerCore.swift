@@ -146,7 +146,8 @@ final class ServerCore: Sendable {
     /// A connection of the direct path's count ended (closed by the loops or
     /// by a daemon); a loop waiting at the connection limit may accept again.
     func connectionClosed() {
-        let before = openConnections.subtract(1, ordering: .acquiringAndReleasing).oldValue
+        // Sequentially consistent, as the loops' pause (DirectLoop.paused).
+        let before = openConnections.subtract(1, ordering: .sequentiallyConsistent).oldValue
         #if os(Linux)
             if before >= effectiveConnectionLimit { front.withLock { $0 }?.capacityFreed() }
         #endif
