@@ -140,4 +140,66 @@ struct StreamEventIDTests {
     @Test func oneIDReportedUnderTwoKeysCountsOnce() {
         #expect(StreamEventID.ids(in: ["TXXX": "google_1", "id3/TXXX": "google_1"]) == ["google_1"])
     }
+
+    static let eventID = "google_0123456789abcdef011a1b2c3d4"
+
+    @Test func paddedValuesAndRawFramesAndTagsGiveTheID() {
+        let id = Self.eventID
+        for value in [
+            id + "\u{0}", id + "\u{0}\u{0}", id + " ", id + "\r\n", id + "\t", id + "\u{A0}", "  " + id,
+            // A raw TXXX frame's data (UTF-8, empty description) and a whole v2.4 tag read as
+            // ISO-8859-1, terminator and padding after the value.
+            "\u{3}\u{0}" + id + "\u{0}",
+            "ID3\u{4}\u{0}\u{0}\u{0}\u{0}\u{0}\u{3e}TXXX\u{0}\u{0}\u{0}\u{24}\u{0}\u{0}\u{3}\u{0}" + id
+                + String(repeating: "\u{0}", count: 16),
+            "description\u{0}" + id, "value=" + id,
+        ] {
+            #expect(StreamEventID.ids(in: ["TXXX": value]) == [id], "\(value.debugDescription)")
+        }
+    }
+
+    @Test func anIDEndsWhereACharacterAURLPathWouldEncodeBegins() {
+        // Text players and apps wrap around a frame: printed frames, JSON, quoted lists.
+        let id = Self.eventID
+        for value in [
+            "TXXX: description=: values=[" + id + "]", "{\"TXXX\":\"" + id + "\"}", "'" + id + "',", "(" + id + ")",
+            "\"" + id + "\"", id + ";", id + "#", id + "%00", id + "/",
+        ] {
+            #expect(StreamEventID.id(in: value) == id, "\(value.debugDescription)")
+        }
+        #expect(StreamEventID.id(in: "google_abc-DEF_9.x~y") == "google_abc-DEF_9.x~y")
+    }
+
+    @Test func googleInsideALongerWordStartsNoID() {
+        #expect(StreamEventID.id(in: "mygoogle_thing") == nil)
+        #expect(StreamEventID.id(in: "com.google_tag") == nil)
+        #expect(StreamEventID.id(in: "notgoogle_x then " + Self.eventID) == Self.eventID)
+    }
+
+    @Test func otherAppsMetadataGivesNoID() {
+        for values in [
+            ["TXXX": "YMID=1234567"], ["TXXX": "www.nielsen.com/X100zdCIGeIlgZnkYj6UvQ==/"],
+            ["PRIV": "com.apple.streaming.transportStreamTimestamp", "data": "0000000000001c20"],
+            ["TIT2": "Song title"], ["X-COM-EXAMPLE-AD-ID": "a1b2"], ["TXXX": "google"],
+        ] {
+            #expect(StreamEventID.ids(in: values).isEmpty, "\(values)")
+        }
+    }
+}
+
+@Suite("Verified event IDs")
+struct VerifiedEventIDsTests {
+    @Test func anIDIsVerifiedOnceAndMemoryStaysBounded() {
+        var verified = VerifiedEventIDs()
+        verified.capacity = 100
+        let first = verified.insert("google_1")
+        let again = verified.insert("google_1")
+        #expect(first && !again)
+        var newOnes = 0
+        for index in 2..<10_000 where verified.insert("google_\(index)") { newOnes += 1 }
+        #expect(newOnes == 9_998)
+        #expect(verified.count <= 100)
+        let recent = verified.insert("google_9999")
+        #expect(!recent)
+    }
 }

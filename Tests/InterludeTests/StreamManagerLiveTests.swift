@@ -171,6 +171,84 @@ struct StreamManagerLiveTests {
         #expect(harness.recorder.types.filter { $0 == .started }.count == 1)
     }
 
+    @Test func aFrameReportedAgainWithoutItsTimeIsVerifiedOnceAndDoesNotReopenTheBreak() async throws {
+        // IMA's `didReceiveTimedMetadata:` has no time: a display re-reporting
+        // frames (a variant switch, a player's metadata observer firing again)
+        // hands the same IDs over later, each taken at the playhead then.
+        let harness = StreamHarness.live(metadata: .body(StreamFixtures.liveMetadata(adCount: 1)))
+        let start = StreamFixtures.liveEventID(position: 1, type: "start")
+        let complete = StreamFixtures.liveEventID(position: 1, type: "complete")
+        harness.display.cues = [
+            .id3(start, at: 20), .id3(start, at: 20.5), .id3(complete, at: 29.95), .id3(complete, at: 31),
+        ]
+        harness.display.reportsPresentationTime = false
+        let manager = try await harness.manager(live: true)
+        defer { withExtendedLifetime(manager) {} }
+        self.start(harness)
+        await harness.clock.simulate(for: 40)
+        #expect(
+            harness.recorder.types == [
+                .streamLoaded, .streamStarted, .adPeriodStarted, .adBreakStarted, .started, .complete, .adBreakEnded,
+                .adPeriodEnded,
+            ])
+        #expect(harness.recorder.uiStates.last == .hidden)
+        await harness.deliverBeacons()
+        #expect(harness.verificationRequests == [start, complete].map { StreamFixtures.verificationBase + $0 })
+    }
+
+    @Test func aRenditionsCopyOfAFrameAFrameApartFiresNothingMoreAndIsVerifiedOnce() async throws {
+        // The same ID3 in two renditions whose PTS differ by a frame (1/30 s),
+        // both handed over around a variant switch.
+        let harness = StreamHarness.live(metadata: .body(StreamFixtures.liveMetadata(adCount: 1)))
+        let start = StreamFixtures.liveEventID(position: 1, type: "start")
+        let complete = StreamFixtures.liveEventID(position: 1, type: "complete")
+        harness.display.cues = [
+            .id3(start, at: 20, lead: 4), .id3(start, at: 20.0334, lead: 2), .id3(complete, at: 29.95, lead: 4),
+            .id3(complete, at: 29.9834, lead: 2),
+        ]
+        let manager = try await harness.manager(live: true)
+        defer { withExtendedLifetime(manager) {} }
+        self.start(harness)
+        await harness.clock.simulate(for: 40)
+        #expect(harness.recorder.types.filter { $0 == .adPeriodStarted }.count == 1)
+        #expect(harness.recorder.types.filter { $0 == .complete }.count == 1)
+        await harness.deliverBeacons()
+        #expect(harness.verificationRequests == [start, complete].map { StreamFixtures.verificationBase + $0 })
+    }
+
+    @Test func anIDTheMetadataNeverNamesIsVerifiedOnceHoweverOftenItComes() async throws {
+        let harness = StreamHarness.live(pollingFrequency: 600)
+        let unknown = "google_notinthemetadata1234"
+        harness.display.cues = [.id3(unknown, at: 20), .id3(unknown, at: 24)]
+        let manager = try await harness.manager(live: true)
+        defer { withExtendedLifetime(manager) {} }
+        start(harness)
+        await harness.clock.simulate(for: 30)
+        await harness.deliverBeacons()
+        #expect(harness.verificationRequests == [StreamFixtures.verificationBase + unknown])
+    }
+
+    @Test func otherAppsMetadataEveryTickIsIgnoredSilently() async throws {
+        let harness = StreamHarness.live(pollingFrequency: 600)
+        var cues: [ScriptedStreamDisplay.Cue] = []
+        for tick in 0..<80 {
+            let time = Double(tick) * 0.25
+            cues.append(.init(values: ["TXXX": "YMID=\(tick)", "description": "yospace"], time: time))
+            cues.append(
+                .init(values: ["PRIV": "com.apple.streaming.transportStreamTimestamp", "data": "00"], time: time))
+            cues.append(.init(values: ["X-COM-EXAMPLE-CUE": "cue-\(tick)", "TIT2": "Title"], time: time))
+        }
+        harness.display.cues = cues
+        let manager = try await harness.manager(live: true)
+        defer { withExtendedLifetime(manager) {} }
+        start(harness)
+        await harness.clock.simulate(for: 25)
+        #expect(harness.recorder.logs.isEmpty)
+        #expect(harness.recorder.errors.isEmpty)
+        #expect(harness.metadataRequests.count == 1)
+        #expect(harness.recorder.types == [.streamLoaded, .streamStarted])
+    }
+
     @Test func replaceAdTagParametersOnVODAndSeeksOnLiveAreHarmless() async throws {
         let harness = StreamHarness.vod()
         let manager = try await harness.manager(live: false)

@@ -222,6 +222,34 @@ struct StreamTimelineLiveTests {
         #expect(endedWithoutComplete(seekBack).first?.hasSuffix("(the playhead moved back before the break)") == true)
     }
 
+    @Test func aMilestoneReportedAgainAfterItsAdOrBreakEndedChangesNothing() {
+        var driver = LiveDriver()
+        driver.deliver(StreamFixtures.liveCues(start: 100))
+        _ = driver.play(to: 135)
+        // The same frames again, at other times (a display that reports them
+        // again without their times): ad 1's start during nothing, the last complete.
+        let again = [
+            .id3(StreamFixtures.liveEventID(position: 1, type: "start"), at: 135.5),
+            ScriptedStreamDisplay.Cue.id3(StreamFixtures.liveEventID(position: 3, type: "complete"), at: 136),
+        ]
+        driver.deliver(again)
+        let effects = driver.play(to: 140)
+        #expect(eventTypes(effects).isEmpty)
+        #expect(uiStates(effects).isEmpty)
+        // Verification is asked for each time; the stream manager sends each ID once.
+        #expect(verifications(effects) == again.map { $0.values["TXXX"]! })
+    }
+
+    @Test func aStartReportedAgainDuringTheNextAdDoesNotBringItsAdBack() {
+        var driver = LiveDriver()
+        driver.deliver(Array(StreamFixtures.liveCues(start: 100).prefix(6)))
+        _ = driver.play(to: 111)
+        driver.deliver([.id3(StreamFixtures.liveEventID(position: 1, type: "start"), at: 111.5)])
+        let effects = driver.play(to: 112)
+        #expect(eventTypes(effects).isEmpty)
+        #expect(driver.timeline.currentSlot?.ad.adPodInfo.adPosition == 2)
+    }
+
     @Test func aCompletedAdIsNotLoggedAsEndedWithoutAComplete() {
         var driver = LiveDriver()
         driver.deliver(StreamFixtures.liveCues(start: 100))

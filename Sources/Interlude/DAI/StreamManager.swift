@@ -87,6 +87,7 @@ public final class StreamManager {
     @exclusivity(unchecked) var eventContinuation: AsyncStream<AdEvent>.Continuation?
     @exclusivity(unchecked) var timeline: StreamTimeline
     @exclusivity(unchecked) var metadataQueue = TimedMetadataQueue()
+    var verifiedEventIDs = VerifiedEventIDs()
     @exclusivity(unchecked) var metadata = PodMetadata()
     var rendering = AdsRenderingSettings()
     /// Reused for every report, so a progress tick allocates nothing.
@@ -311,7 +312,8 @@ public final class StreamManager {
                     adPosition: progress.adPosition, totalAds: progress.totalAds,
                     adBreakDuration: progress.adBreakDuration, adPeriodDuration: progress.adPeriodDuration)
             case .ui(let state): publish(state, to: listener)
-            case .verify(let eventID): verifications.append(verificationBeacon(for: eventID))
+            case .verify(let eventID):
+                if verifiedEventIDs.insert(eventID) { verifications.append(verificationBeacon(for: eventID)) }
             case .seekStream(let time): display?.seekStream(to: time)
             case .openClickThrough(let url):
                 if let linkOpener {

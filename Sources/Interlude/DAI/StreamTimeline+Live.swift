@@ -45,8 +45,27 @@ struct LiveState: Sendable {
         var hasClickThrough: Bool
         var end: TimeInterval { clock.start + clock.duration }
     }
-    /// Events fired for each ad of the open break.
-    var firedByAd: [String: UInt8] = [:]
+    /// Milestones fired for each ad, by break and ad. Kept after the break
+    /// ends (the oldest forgotten past ``StreamTimeline/rememberedAds``): a
+    /// milestone reported again later is a repeat, not an ad coming back.
+    private(set) var firedByAd: [AdKey: UInt8] = [:]
+    private var firedOrder: [AdKey] = []
+
+    struct AdKey: Hashable, Sendable {
+        var breakID: String
+        var adID: String
+    }
+
+    /// The milestones fired for ad `adID` of break `breakID`.
+    func fired(breakID: String, adID: String) -> UInt8 { firedByAd[AdKey(breakID: breakID, adID: adID)] ?? 0 }
+
+    /// Records that ad `adID` of break `breakID` has fired `bits`.
+    mutating func recordFired(_ bits: UInt8, breakID: String, adID: String) {
+        let key = AdKey(breakID: breakID, adID: adID)
+        guard firedByAd.updateValue(bits, forKey: key) == nil else { return }
+        firedOrder.append(key)
+        if firedOrder.count > StreamTimeline.rememberedAds { firedByAd[firedOrder.removeFirst()] = nil }
+    }
     var lastEventTime: TimeInterval = 0
     /// Counts ads made current, so the UI of a new ad is always published.
     var generation = 0
@@ -62,6 +81,8 @@ extension StreamTimeline {
     /// before it counts as over: a missed `complete` never leaves the UI on.
     static let liveGrace: TimeInterval = 2
     static let rememberedBreaks = 64
+    /// Ads whose fired milestones are remembered, over the breaks lately played.
+    static let rememberedAds = 512
     /// Seconds without an event after which an ad of unknown duration is over.
     static let liveSilence: TimeInterval = 10
 
@@ -78,6 +99,12 @@ extension StreamTimeline {
             return
         }
         if tag.kind != .progress { effects.append(.verify(eventID)) }
+        // A milestone happens once per ad: reported again (a display without
+        // presentation times re-reporting the frame, a rendition's copy a
+        // frame apart) it must not bring back the ad, nor reopen its ended break.
+        if let bit = Self.milestoneBit(tag.kind), live.fired(breakID: tag.breakID, adID: tag.adID) & bit != 0 {
+            return
+        }
         if live.breakID != tag.breakID {
             // Slate or progress after a break's last ad completed is its tail, not a new period.
             let isSlate = metadata.ads[tag.adID]?.isSlate ?? false
@@ -93,7 +120,7 @@ extension StreamTimeline {
         // optional slot compared two copies of it (Optional's `==`), each retaining every reference its ad holds.
         guard let current = live.current else { return }
         if let bit = Self.milestoneBit(tag.kind), let fired = live.markCurrentAdFired(bit) {
-            live.firedByAd[tag.adID] = fired
+            live.recordFired(fired, breakID: tag.breakID, adID: tag.adID)
             if !current.isSlate, let type = tag.kind.adEventType, let ad = live.currentAd?.ad {
                 effects.append(.emit(AdEvent(type: type, ad: ad, adData: ["breakId": tag.breakID])))
             }
@@ -180,7 +207,6 @@ extension StreamTimeline {
         live.breakDuration = info?.duration ?? info?.expectedDuration
         live.adCount = info?.adCount
         live.podIndex = info?.type == "pre" ? 0 : Self.number(in: id) ?? -2
-        live.firedByAd.removeAll(keepingCapacity: true)
         let data = ["breakId": id]
         effects.append(.emit(AdEvent(type: .adPeriodStarted, adData: data)))
         live.announced = !live.announcedBreaks.contains(id)
@@ -204,7 +230,6 @@ extension StreamTimeline {
         effects.append(.emit(AdEvent(type: .adPeriodEnded, adData: data)))
         live.breakID = nil
         live.announced = false
-        live.firedByAd.removeAll(keepingCapacity: true)
     }
 
     /// The ad `tag` names becomes the playing one; its start is placed
@@ -236,7 +261,7 @@ extension StreamTimeline {
                     streamAd: info, id: tag.adID, duration: duration, podInfo: podInfo, disableUi: disableUi,
                     uiElements: uiElements), start: start,
                 duration: duration, isSlate: info?.isSlate ?? false, clickThrough: info?.clickThroughURL,
-                clickTracking: info?.clickTrackingURLs ?? [], fired: live.firedByAd[tag.adID] ?? 0))
+                clickTracking: info?.clickTrackingURLs ?? [], fired: live.fired(breakID: tag.breakID, adID: tag.adID)))
     }
 
     /// The number a break ID ends in (`3`, `break-3`), for a live pod index.

@@ -46,9 +46,13 @@ public enum ID3Frame: Sendable, Hashable {
             }
             let text = data.dropFirst()
             let split = try ID3Text.split(text, encoding: encoding, frame: id)
+            // All strings of a frame share one byte order (ID3v2.4.0 structure,
+            // section 4): a value written without its own BOM is read in the description's.
+            let valueIsBigEndian = ID3Text.utf16IsBigEndian(byteOrderMarkOf: split.first) ?? true
             return .userText(
                 description: try ID3Text.decode(split.first, encoding: encoding, frame: id),
-                value: try ID3Text.decode(split.rest, encoding: encoding, frame: id))
+                value: try ID3Text.decode(
+                    split.rest, encoding: encoding, frame: id, bigEndianWithoutBOM: valueIsBigEndian))
         case "PRIV":
             guard let end = data.firstIndex(of: 0) else {
                 throw MPEGTSError(.invalidID3Frame, "PRIV frame owner identifier has no terminator")
@@ -116,9 +120,24 @@ enum ID3Text {
         }
     }
 
+    /// The byte order a UTF-16 string's BOM states: true for FE FF, false
+    /// for FF FE, nil without one.
+    static func utf16IsBigEndian(byteOrderMarkOf bytes: ArraySlice<UInt8>) -> Bool? {
+        guard bytes.count >= 2 else { return nil }
+        switch (bytes[bytes.startIndex], bytes[bytes.startIndex + 1]) {
+        case (0xFE, 0xFF): return true
+        case (0xFF, 0xFE): return false
+        default: return nil
+        }
+    }
+
     /// Decodes one string, dropping trailing terminators; malformed UTF-8 or
-    /// UTF-16 is repaired with U+FFFD rather than rejected.
-    static func decode(_ bytes: ArraySlice<UInt8>, encoding: UInt8, frame: String) throws(MPEGTSError) -> String {
+    /// UTF-16 is repaired with U+FFFD rather than rejected. UTF-16 with a BOM
+    /// (encoding 1) is read in the order the BOM states, or without one in
+    /// `bigEndianWithoutBOM`'s.
+    static func decode(
+        _ bytes: ArraySlice<UInt8>, encoding: UInt8, frame: String, bigEndianWithoutBOM: Bool = true
+    ) throws(MPEGTSError) -> String {
         var bytes = bytes
         switch encoding {
         case 0, 3:
@@ -126,13 +145,10 @@ enum ID3Text {
             return encoding == 0 ? decodeLatin1(bytes) : String(decoding: bytes, as: UTF8.self)
         case 1, 2:
             var bigEndian = true
-            if encoding == 1, bytes.count >= 2 {
-                let first = bytes[bytes.startIndex]
-                let second = bytes[bytes.startIndex + 1]
-                if first == 0xFF && second == 0xFE {
-                    bigEndian = false
-                    bytes = bytes.dropFirst(2)
-                } else if first == 0xFE && second == 0xFF {
+            if encoding == 1 {
+                bigEndian = bigEndianWithoutBOM
+                if let stated = utf16IsBigEndian(byteOrderMarkOf: bytes) {
+                    bigEndian = stated
                     bytes = bytes.dropFirst(2)
                 }
             }

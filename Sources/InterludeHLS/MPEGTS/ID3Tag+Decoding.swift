@@ -42,14 +42,23 @@ extension ID3Tag {
     /// Reads every tag that follows another in `bytes` (the payload of one
     /// timed-metadata PES may hold several), stopping at the first bytes
     /// that are not a tag; nothing read from a payload that does not start
-    /// with one is an error.
+    /// with one is an error. A later tag that cannot be read (cut short, an
+    /// ID3v2.2 one) ends the reading as an issue: the frames of the tags
+    /// before it are kept.
     static func decodeAll(_ bytes: ArraySlice<UInt8>) throws(MPEGTSError) -> (frames: [ID3Frame], issues: [MPEGTSError])
     {
         var frames: [ID3Frame] = []
         var issues: [MPEGTSError] = []
         var cursor = bytes.startIndex
         repeat {
-            let decoded = try decode(bytes[cursor...])
+            let decoded: ID3DecodedTag
+            do {
+                decoded = try decode(bytes[cursor...])
+            } catch {
+                guard cursor > bytes.startIndex else { throw error }
+                issues.append(error.offset(by: cursor - bytes.startIndex))
+                break
+            }
             frames += decoded.tag.frames
             issues += decoded.issues.map { $0.offset(by: cursor - bytes.startIndex) }
             cursor += decoded.byteCount

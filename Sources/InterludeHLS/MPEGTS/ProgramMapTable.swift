@@ -34,6 +34,22 @@ public struct ProgramMapTable: Sendable, Hashable {
             }
         }
 
+        /// True when a reader takes the stream for timed ID3 (``TSDemuxer``
+        /// does): what ``isID3Metadata`` declares, `stream_type` 0x15 without
+        /// a `metadata_descriptor` naming another format (some muxers write
+        /// none; hls.js and ExoPlayer read any 0x15 stream as ID3), or private
+        /// PES (0x06) whose `metadata_descriptor` names `ID3 `. Writers keep
+        /// to ``isID3Metadata``, what Apple's spec declares.
+        var isReadAsID3Metadata: Bool {
+            if isID3Metadata { return true }
+            let metadataDescriptors = descriptors.filter { $0.tag == TSDescriptor.metadataTag }
+            switch streamType {
+            case .metadataPES: return metadataDescriptors.isEmpty
+            case .privatePES: return metadataDescriptors.contains(where: \.describesID3)
+            default: return false
+            }
+        }
+
         /// True for a video stream: a video `stream_type`.
         public var isVideo: Bool { streamType.isVideo }
 

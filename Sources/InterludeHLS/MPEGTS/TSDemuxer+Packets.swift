@@ -128,7 +128,8 @@ extension TSDemuxer {
         programMapsByPID[pid] = table
         for stream in table.streams where !isTablePID(stream.pid) && stream.pid <= TSPacket.maximumPID {
             let role: PIDRole =
-                stream.isID3Metadata ? .id3Metadata : stream.isVideo ? .video : stream.isAudio ? .audio : .otherStream
+                stream.isReadAsID3Metadata
+                ? .id3Metadata : stream.isVideo ? .video : stream.isAudio ? .audio : .otherStream
             roles[Int(stream.pid)] = role
         }
     }

@@ -42,6 +42,10 @@ public enum TSDemuxEvent: Sendable, Hashable {
 /// packets being reassembled hold at most ``maximumMetadataSize`` bytes).
 /// The first video and audio PTS are those of PES packets that start after
 /// the PMT naming their streams.
+///
+/// Timed ID3 is read where players find it, not only where Apple's spec
+/// declares it: on `stream_type` 0x15 with no `metadata_descriptor` naming
+/// another format, and on private PES (0x06) registered or described as `ID3 `.
 public struct TSDemuxer: Sendable {
     /// The default ``maximumMetadataSize``, 1 MiB.
     public static let defaultMaximumMetadataSize = 1 << 20
