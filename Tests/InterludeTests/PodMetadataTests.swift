@@ -190,8 +190,7 @@ struct StreamEventIDTests {
 @Suite("Verified event IDs")
 struct VerifiedEventIDsTests {
     @Test func anIDIsVerifiedOnceAndMemoryStaysBounded() {
-        var verified = VerifiedEventIDs()
-        verified.capacity = 100
+        var verified = RecentSet<String>(capacity: 100)
         let first = verified.insert("google_1")
         let again = verified.insert("google_1")
         #expect(first && !again)

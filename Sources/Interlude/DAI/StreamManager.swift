@@ -87,7 +87,12 @@ public final class StreamManager {
     @exclusivity(unchecked) var eventContinuation: AsyncStream<AdEvent>.Continuation?
     @exclusivity(unchecked) var timeline: StreamTimeline
     @exclusivity(unchecked) var metadataQueue = TimedMetadataQueue()
-    var verifiedEventIDs = VerifiedEventIDs()
+    /// The event IDs sent for media verification, so that none is sent
+    /// twice: the API answers a repeat with 404 (already verified), and one
+    /// ID comes due again when a display reports a frame twice at different
+    /// times (without presentation times, or from two renditions a frame
+    /// apart) or the metadata does not know it.
+    var verifiedEventIDs = RecentSet<String>(capacity: 1_024)
     @exclusivity(unchecked) var metadata = PodMetadata()
     var rendering = AdsRenderingSettings()
     /// Reused for every report, so a progress tick allocates nothing.

@@ -36,7 +36,10 @@ struct TimedMetadataQueue: Sendable {
     /// Events waiting at most; more are refused (a broken stream's flood).
     var capacity = 1_000
     /// (ID, time) pairs remembered for de-duplication at most.
-    var memory = 1_024
+    var memory: Int {
+        get { seen.capacity }
+        set { seen.capacity = newValue }
+    }
 
     private struct Key: Hashable {
         var eventID: String
@@ -44,9 +47,7 @@ struct TimedMetadataQueue: Sendable {
     }
 
     private(set) var pending: [Entry] = []
-    private var seen: Set<Key> = []
-    private var seenOrder: [Key] = []
-    private var seenStart = 0
+    private var seen = RecentSet<Key>(capacity: 1_024)
 
     var isEmpty: Bool { pending.isEmpty }
     var count: Int { pending.count }
@@ -70,9 +71,7 @@ struct TimedMetadataQueue: Sendable {
             if seen.contains(key) { return .duplicate }
             return .rejected("more than \(capacity) timed-metadata events are waiting")
         }
-        // One hash of the key for the check and the insert (every frame comes here).
-        guard seen.insert(key).inserted else { return .duplicate }
-        remember(key)
+        guard seen.insert(key) else { return .duplicate }
         let entry = Entry(eventID: eventID, time: time)
         // After every entry at the same or an earlier time: ties keep arrival order.
         var low = 0
@@ -110,19 +109,5 @@ struct TimedMetadataQueue: Sendable {
     /// was fired stays remembered.
     mutating func removeAllPending() {
         pending.removeAll()
-    }
-
-    /// Keeps `key` (already in `seen`) in the order it is forgotten in.
-    private mutating func remember(_ key: Key) {
-        seenOrder.append(key)
-        if seenOrder.count - seenStart > memory {
-            seen.remove(seenOrder[seenStart])
-            seenStart += 1
-        }
-        // Compact the order list once half of it is forgotten.
-        if seenStart > memory / 2, seenStart * 2 > seenOrder.count {
-            seenOrder.removeFirst(seenStart)
-            seenStart = 0
-        }
     }
 }
