@@ -29,6 +29,7 @@ public final class InMemoryHTTPClient: HTTPClient, @unchecked Sendable {
     private var served: [String: Int] = [:]
     private var log: [HTTPRequest] = []
     private let clock: (any AdClock)?
+    private var parked = 0
     /// What URLs without a route get (default 404).
     public var fallback: Reply = .status(404, "")
 
@@ -43,6 +44,10 @@ public final class InMemoryHTTPClient: HTTPClient, @unchecked Sendable {
 
     /// Every request received, in order.
     public var requests: [HTTPRequest] { lock.withLock { log } }
+
+    /// Requests waiting on the clock (a delayed or hanging answer): work a
+    /// simulation may move time past, unlike an answer on its way.
+    public var parkedCount: Int { lock.withLock { parked } }
 
     /// URLs requested, in order.
     public var requestedURLs: [String] { requests.map(\.url.absoluteString) }
@@ -73,14 +78,14 @@ public final class InMemoryHTTPClient: HTTPClient, @unchecked Sendable {
             throw error
         case .hang:
             if let clock {
-                try await clock.sleep(until: .infinity)
+                try await parkedOnClock { try await clock.sleep(until: .infinity) }
             } else {
                 while !Task.isCancelled { await Task.yield() }
             }
             throw CancellationError()
         case .delayed(let seconds, let next):
             guard let clock else { return try await answer(next, for: request) }
-            try await clock.sleep(for: seconds)
+            try await parkedOnClock { try await clock.sleep(for: seconds) }
             return try await answer(next, for: request)
         case .sequence(let replies):
             return try await answer(replies.first ?? fallback, for: request)
@@ -89,5 +94,11 @@ public final class InMemoryHTTPClient: HTTPClient, @unchecked Sendable {
             response.url = URL(string: target) ?? request.url
             return response
         }
+    }
+
+    private func parkedOnClock(_ wait: () async throws -> Void) async throws {
+        lock.withLock { parked += 1 }
+        defer { lock.withLock { parked -= 1 } }
+        try await wait()
     }
 }

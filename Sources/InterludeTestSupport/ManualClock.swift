@@ -21,6 +21,7 @@ public final class ManualClock: AdClock, @unchecked Sendable {
     /// concurrency pool, and a simulation that looked for the next deadline
     /// before it ran would skip the deadline it was about to set.
     private var woken: Set<UInt64> = []
+    private var offClockWorkCheck: (@MainActor @Sendable () -> Bool)?
 
     public init(now: TimeInterval = 0) { current = now }
 
@@ -96,6 +97,38 @@ public final class ManualClock: AdClock, @unchecked Sendable {
         return nextDeadline
     }
 
+    /// Tells ``simulate(for:)`` when work that does not run on this clock is
+    /// under way and must finish before time moves: an ad break loading
+    /// through the pool's threads, which on a loaded machine can wait many
+    /// milliseconds for one while other sleepers (a content watcher's ticks)
+    /// would keep the simulation stepping without it. Return `false` for work
+    /// parked on this clock (a delayed or hanging answer), or time never moves.
+    @MainActor
+    public func holdWhile(_ isOffClockWorkPending: (@MainActor @Sendable () -> Bool)?) {
+        lock.withLock { offClockWorkCheck = isOffClockWorkPending }
+    }
+
+    /// Waits until ``holdWhile(_:)``'s check says no off-clock work is under
+    /// way: yields, and after a few hundred turns gives the pool's threads a
+    /// millisecond at a time, bounded (10 s) so a check that never clears
+    /// cannot hang a test.
+    @MainActor
+    private func waitForOffClockWork() async {
+        guard let check = lock.withLock({ offClockWorkCheck }) else { return }
+        for turn in 0..<10_000 {
+            guard check() else {
+                // What the finished work set off (a break's first ad) gets its turns too.
+                if turn > 0 { for _ in 0..<30 { await Task.yield() } }
+                return
+            }
+            if turn < 300 {
+                await Task.yield()
+            } else {
+                try? await Task.sleep(nanoseconds: 1_000_000)
+            }
+        }
+    }
+
     /// How many tasks woken by `advance` have not started running yet.
     public var wakingCount: Int { lock.withLock { woken.count } }
 
@@ -127,11 +160,13 @@ extension ManualClock {
         while true {
             await waitForWokenTasks()
             for _ in 0..<30 { await Task.yield() }
+            await waitForOffClockWork()
             guard let next = await nextDeadlineAfterStragglers(before: target), next <= target else { break }
             advance(to: next)
         }
         advance(to: target)
         await waitForWokenTasks()
         for _ in 0..<30 { await Task.yield() }
+        await waitForOffClockWork()
     }
 }

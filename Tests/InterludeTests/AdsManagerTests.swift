@@ -72,6 +72,9 @@ struct ManagerHarness {
         request.contentDuration = contentDuration
         let manager = try await loader.loadAds(with: request).adsManager!
         manager.delegate = recorder
+        // A break loading through the pool's threads holds the simulation;
+        // one whose answer waits on the clock (delayed, hanging) does not.
+        clock.holdWhile { [weak manager, http] in manager?.loadingSlot != nil && http.parkedCount == 0 }
         var settings = rendering ?? AdsRenderingSettings()
         if rendering == nil { settings.disableUi = true }
         manager.initialize(with: settings)
