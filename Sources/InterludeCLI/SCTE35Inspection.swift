@@ -151,17 +151,16 @@ struct SCTE35Inspection: Codable, Equatable {
     var isValid: Bool { kind == "scte35" }
 
     /// Decodes `text`: hex (`0xFC30…` or `FC30…`, as DATERANGE writes it) or
-    /// base64 (`/DA…`, as EXT-OATCLS-SCTE35 and `#EXT-X-CUE-OUT` cues write it).
+    /// base64, padded or not (`/DA…`, as EXT-OATCLS-SCTE35 and `#EXT-X-CUE-OUT` cues write it).
     init(text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        let looksHex = trimmed.hasPrefix("0x") || trimmed.hasPrefix("0X") || trimmed.lowercased().hasPrefix("fc")
         let raw: [UInt8]
-        if looksHex, let bytes = HLSHex.decode(trimmed) {
+        if SCTE35Text.isHex(trimmed), let bytes = HLSHex.decode(trimmed) {
             encoding = "hex"
             raw = bytes
-        } else if let data = Data(base64Encoded: trimmed) {
+        } else if let bytes = SCTE35Text.base64(trimmed) {
             encoding = "base64"
-            raw = [UInt8](data)
+            raw = bytes
         } else {
             kind = "invalid"
             error = Problem(code: HLSError.Code.invalidEncoding.name, message: "the value is neither hex nor base64")

@@ -82,6 +82,14 @@ struct InspectSCTE35Tests {
             (hex["descriptors"] as? [[String: Any]])?.count == (base64["descriptors"] as? [[String: Any]])?.count)
     }
 
+    /// Some packagers strip the base64 padding (the 14.2 example ends in `==`).
+    @Test func base64WithoutItsPaddingReadsTheSameSection() async throws {
+        let (object, exitCode) = try await json(Self.timeSignal.replacingOccurrences(of: "=", with: ""))
+        #expect(exitCode == 0)
+        #expect(object["kind"] as? String == "scte35" && object["encoding"] as? String == "base64")
+        #expect((object["crc"] as? [String: Any])?["value"] as? String == "0x9AC9D17E")
+    }
+
     @Test func aWrongCRCIsReportedWithTheRightOneAndTheFieldsAreStillShown() async throws {
         let broken = String(Self.spliceInsertHex.dropLast()) + "B"
         let (object, exitCode) = try await json(broken)

@@ -92,8 +92,10 @@ public struct AdBreak: Sendable, Hashable {
         self.line = line
     }
 
-    /// The decoded ``scte35Out``, nil when absent or undecodable.
-    public var scte35OutSection: SpliceInfoSection? { scte35Out.flatMap { try? SpliceInfoSection(bytes: $0) } }
-    /// The decoded ``scte35In``, nil when absent or undecodable.
-    public var scte35InSection: SpliceInfoSection? { scte35In.flatMap { try? SpliceInfoSection(bytes: $0) } }
+    /// The decoded ``scte35Out``, nil when absent or undecodable; decoded as
+    /// the detector reads it, without checking the CRC.
+    public var scte35OutSection: SpliceInfoSection? { scte35Out.flatMap(SpliceInfoSection.init(cueBytes:)) }
+    /// The decoded ``scte35In``, nil when absent or undecodable; decoded as
+    /// the detector reads it, without checking the CRC.
+    public var scte35InSection: SpliceInfoSection? { scte35In.flatMap(SpliceInfoSection.init(cueBytes:)) }
 }

@@ -15,6 +15,9 @@ struct CueBreakScanner {
     /// place: `AdBreak` is large, and copying it in and out of an optional
     /// was most of the scan's time.
     private var openIndex: Int?
+    /// The SCTE-35 section that started the open break, if any: what ends
+    /// it, and what is a part of it, depends on it.
+    private var openSection: SpliceInfoSection?
     /// True once a DATERANGE was seen, so the DATERANGE pass can be skipped otherwise.
     private(set) var sawDateRange = false
 
@@ -61,28 +64,21 @@ struct CueBreakScanner {
         // alone, the payload itself says whether the break starts or ends.
         for tag in payloadTags {
             let bytes = tag.valueText.flatMap(MediaPlaylist.payloadBytes)
+            let section = bytes.flatMap(SpliceInfoSection.init(cueBytes:))
             if sawCueOut, let openIndex, breaks[openIndex].segmentRange.lowerBound == index,
                 breaks[openIndex].scte35Out == nil
             {
                 breaks[openIndex].scte35Out = bytes
-                if breaks[openIndex].plannedDuration == nil, let bytes {
-                    breaks[openIndex].plannedDuration = (try? SpliceInfoSection(bytes: bytes))?.durationSeconds
+                openSection = section
+                if breaks[openIndex].plannedDuration == nil {
+                    breaks[openIndex].plannedDuration = section?.durationSeconds
                 }
                 continue
             }
-            guard let bytes, let section = try? SpliceInfoSection(bytes: bytes) else { continue }
+            guard let bytes, let section else { continue }
             let style: AdMarkerStyle = tag.name == HLSTagName.oatclsSCTE35 ? .oatcls : .splicePoint
-            if section.isCueOut {
-                // Repeated on every segment of the break by some packagers: one break.
-                if let openIndex, breaks[openIndex].scte35Out == bytes { continue }
-                start(style, at: index, planned: section.durationSeconds, payload: bytes, line: tag.line)
-            } else if section.isCueIn {
-                if openIndex == nil, let last = breaks.indices.last, breaks[last].segmentRange.upperBound == index {
-                    // The break already ended here by its duration: the payload is its end.
-                    breaks[last].scte35In = bytes
-                }
-                close(at: index, scte35In: bytes)
-            }
+            scanPayload(
+                section, bytes: bytes, style: style, planned: section.durationSeconds, at: index, line: tag.line)
         }
         for tag in scte35Tags { scanSCTE35(tag, at: index, besideCueOut: sawCueOut) }
         if let asset = pendingAsset, let openIndex, breaks[openIndex].segmentRange.lowerBound == index {
@@ -100,8 +96,16 @@ struct CueBreakScanner {
         if besideCueOut, cue.state == .out || cue.state == .fromPayload, let openIndex,
             breaks[openIndex].segmentRange.lowerBound == index, breaks[openIndex].style != .scte35Cue
         {
-            if breaks[openIndex].scte35Out == nil { breaks[openIndex].scte35Out = cue.payload }
+            if breaks[openIndex].scte35Out == nil {
+                breaks[openIndex].scte35Out = cue.payload
+                openSection = cue.section
+            }
             if breaks[openIndex].plannedDuration == nil { breaks[openIndex].plannedDuration = duration }
+            return
+        }
+        if cue.state == .fromPayload {
+            guard let section = cue.section, let payload = cue.payload else { return }
+            scanPayload(section, bytes: payload, style: .scte35Cue, planned: duration, at: index, line: tag.line)
             return
         }
         guard let effect = cue.effect else { return }
@@ -109,7 +113,7 @@ struct CueBreakScanner {
         case .start:
             // Repeated on every segment of the break by some packagers: one break.
             if let openIndex, cue.payload != nil, breaks[openIndex].scte35Out == cue.payload { return }
-            start(.scte35Cue, at: index, planned: duration, payload: cue.payload, line: tag.line)
+            start(.scte35Cue, at: index, planned: duration, payload: cue.payload, section: cue.section, line: tag.line)
         case .continuation:
             continueBreak(
                 elapsed: cue.elapsed, duration: duration, payload: cue.payload, at: index, line: tag.line,
@@ -120,6 +124,28 @@ struct CueBreakScanner {
                 breaks[last].scte35In = cue.payload
             }
             close(at: index, scte35In: cue.payload)
+        }
+    }
+
+    /// A payload that is the only marker (OATCLS, SPLICEPOINT, EXT-X-SCTE35
+    /// without CUE-OUT / CUE-IN): it starts a break or ends the open one,
+    /// unless it marks a part of the open break (an ad's start or end inside
+    /// a placement opportunity), which it then leaves as it is.
+    private mutating func scanPayload(
+        _ section: SpliceInfoSection, bytes: [UInt8], style: AdMarkerStyle, planned: Double?, at index: Int, line: Int
+    ) {
+        if section.isCueOut, !section.isNested(inBreakStartedBy: openSection) {
+            // Repeated on every segment of the break by some packagers: one break.
+            if let openIndex, breaks[openIndex].scte35Out == bytes { return }
+            start(style, at: index, planned: planned, payload: bytes, section: section, line: line)
+        } else if section.isCueIn {
+            if openIndex == nil, let last = breaks.indices.last, breaks[last].segmentRange.upperBound == index,
+                section.endsBreak(startedBy: breaks[last].scte35Out.flatMap(SpliceInfoSection.init(cueBytes:)))
+            {
+                // The break already ended here by its duration: the payload is its end.
+                breaks[last].scte35In = bytes
+            }
+            if section.endsBreak(startedBy: openSection) { close(at: index, scte35In: bytes) }
         }
     }
 
@@ -188,12 +214,15 @@ struct CueBreakScanner {
         breaks[openIndex].isComplete = true
         breaks[openIndex].scte35In = scte35In
         self.openIndex = nil
+        openSection = nil
     }
 
     private mutating func start(
-        _ style: AdMarkerStyle, at index: Int, planned: Double?, payload: [UInt8]?, line: Int, elapsed: Double = 0
+        _ style: AdMarkerStyle, at index: Int, planned: Double?, payload: [UInt8]?, section: SpliceInfoSection? = nil,
+        line: Int, elapsed: Double = 0
     ) {
         close(at: index, scte35In: nil)
+        openSection = section ?? payload.flatMap(SpliceInfoSection.init(cueBytes:))
         let date = playlist.dateAtBoundary(index).map { $0.addingTimeInterval(-elapsed) }
         openIndex = breaks.count
         breaks.append(

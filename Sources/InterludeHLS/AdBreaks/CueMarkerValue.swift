@@ -5,15 +5,20 @@
 /// `#EXT-X-CUE:DURATION="201.467",ID="0",TYPE="SpliceOut",TIME="414.171"` and
 /// `#EXT-X-CUE-CONT:ID=1,AVAIL-DUR-ELAPSED=5.8` (Adobe).
 enum CueMarkerValue {
-    /// The duration of a CUE-OUT, nil when it has none.
+    /// The duration of a CUE-OUT, nil when it has none. `0` (or less) is
+    /// none too, as in Adobe's `EXT-X-CUE`: a packager that does not know the
+    /// avail's length writes it, and the break then runs to its CUE-IN.
     static func duration(_ text: String?) -> Double? {
         guard let text, !text.isEmpty else { return nil }
-        if let value = decimal(text) { return value }
+        if let value = decimal(text) { return positive(value) }
         if let first = text.split(separator: ",", maxSplits: 1).first, let value = decimal(String(first)) {
-            return value
+            return positive(value)
         }
-        return field("DURATION", in: text).flatMap(decimal)
+        return field("DURATION", in: text).flatMap(decimal).flatMap(positive)
     }
+
+    /// `value` when it is a length a break can have.
+    static func positive(_ value: Double) -> Double? { value.isFinite && value > 0 ? value : nil }
 
     /// Elapsed time and total duration of a CUE-OUT-CONT.
     static func continuation(_ text: String?) -> (elapsed: Double?, duration: Double?) {
@@ -22,11 +27,11 @@ enum CueMarkerValue {
         if slash.count == 2, let elapsed = decimal(String(slash[0])) {
             // `5.005/177.100,SignalID=…`: the total ends at the first comma.
             let total = slash[1].split(separator: ",", maxSplits: 1).first.map(String.init) ?? ""
-            return (elapsed, decimal(total))
+            return (elapsed, decimal(total).flatMap(positive))
         }
         return (
             (field("ELAPSEDTIME", in: text) ?? field("AVAIL-DUR-ELAPSED", in: text)).flatMap(decimal),
-            field("DURATION", in: text).flatMap(decimal)
+            field("DURATION", in: text).flatMap(decimal).flatMap(positive)
         )
     }
 
@@ -103,11 +108,11 @@ enum CueMarkerValue {
             default: state = .fromPayload
             }
         }
-        let positive = { (value: Double) -> Double? in value.isFinite && value >= 0 ? value : nil }
+        let nonNegative = { (value: Double) -> Double? in value.isFinite && value >= 0 ? value : nil }
         return SCTE35Tag(
-            payload: payload, section: payload.flatMap { try? SpliceInfoSection(bytes: $0) }, state: state,
+            payload: payload, section: payload.flatMap(SpliceInfoSection.init(cueBytes:)), state: state,
             duration: field("DURATION", in: text).flatMap(decimal).flatMap(positive),
-            elapsed: field("ELAPSED", in: text).flatMap(decimal).flatMap(positive))
+            elapsed: field("ELAPSED", in: text).flatMap(decimal).flatMap(nonNegative))
     }
 
     /// A decimal with the blanks some packagers write around it. The plain

@@ -15,6 +15,20 @@ struct DateRangeBreakScanner {
         var outBytes: [UInt8]?
         var inBytes: [UInt8]?
         var outSection: SpliceInfoSection?
+        var inSection: SpliceInfoSection?
+        /// For `END-ON-NEXT=YES`: the START-DATE of the next range of its CLASS.
+        var followingStart: Date?
+    }
+
+    /// A break as made from its range, with what settling ends and nesting needs.
+    private struct Found {
+        var adBreak: AdBreak
+        /// True when DURATION, END-DATE, END-ON-NEXT or SCTE35-IN of its own ID ended it.
+        var endedByMarker: Bool
+        var outSection: SpliceInfoSection?
+
+        /// Where the break ends, as far as the playlist says.
+        var extent: Double { adBreak.actualDuration ?? adBreak.plannedDuration ?? .infinity }
     }
 
     private let playlist: MediaPlaylist
@@ -43,33 +57,93 @@ struct DateRangeBreakScanner {
                 }
             }
         }
-        var breaks: [AdBreak] = []
-        var unmatchedEnds: [(index: Int, bytes: [UInt8]?)] = []
+        Self.resolveEndOnNext(order, &entries)
+        var found: [Found] = []
+        var unmatchedEnds: [(index: Int, bytes: [UInt8]?, section: SpliceInfoSection?)] = []
         for id in order {
             guard let entry = entries[id] else { continue }
             if entry.outBytes == nil, !entry.range.isInterstitial {
                 guard let inIndex = entry.inIndex else { continue }
                 if Self.startDate(of: entry.range) == nil || entry.range.duration == nil {
                     // An end whose start had another ID (or left the window without one).
-                    unmatchedEnds.append((inIndex, entry.inBytes))
+                    unmatchedEnds.append((inIndex, entry.inBytes, entry.inSection))
                     continue
                 }
             }
-            breaks.append(makeBreak(id: id, entry))
+            found.append(makeBreak(id: id, entry))
         }
-        // An end with its own ID closes the latest open break before it.
-        for end in unmatchedEnds {
-            guard
-                let open = breaks.lastIndex(where: {
-                    !$0.isComplete && $0.style == .dateRange && $0.segmentRange.lowerBound <= end.index
-                })
+        found = Self.droppingNested(found)
+        for end in unmatchedEnds { Self.settle(end, in: &found, playlist: playlist) }
+        return found.map(\.adBreak)
+    }
+
+    /// An end with its own ID ends the latest break before it that it ends
+    /// (a segmentation end ends its own start type's break), when no marker
+    /// of the break's own ended it: also one the window shows reaching its
+    /// planned duration, since an early return comes before that.
+    private static func settle(
+        _ end: (index: Int, bytes: [UInt8]?, section: SpliceInfoSection?), in found: inout [Found],
+        playlist: MediaPlaylist
+    ) {
+        guard
+            let open = found.lastIndex(where: {
+                $0.adBreak.style == .dateRange
+                    && ($0.adBreak.segmentRange.lowerBound < end.index || !$0.adBreak.startsInPlaylist)
+                    && (end.section?.endsBreak(startedBy: $0.outSection) ?? true)
+            }),
+            !found[open].endedByMarker,
+            !found[open].adBreak.isComplete || found[open].adBreak.segmentRange.upperBound >= end.index
+        else { return }
+        let start = found[open].adBreak.segmentRange.lowerBound
+        found[open].adBreak.segmentRange = start..<max(start, end.index)
+        found[open].adBreak.actualDuration = playlist.boundaryTime(end.index) - found[open].adBreak.startTime
+        found[open].adBreak.isComplete = true
+        found[open].adBreak.scte35In = end.bytes
+        found[open].endedByMarker = true
+    }
+
+    /// Drops the ranges that mark a part of another break (an ad's own
+    /// range inside its placement opportunity's, see
+    /// ``SpliceInfoSection/isNested(inBreakStartedBy:)``): packagers write a
+    /// DATERANGE for every SCTE-35 message, and the part would otherwise cut
+    /// the break it is in. Of two starting together, the longer is the break.
+    private static func droppingNested(_ found: [Found]) -> [Found] {
+        guard found.count > 1 else { return found }
+        let sorted = found.sorted {
+            $0.adBreak.startTime != $1.adBreak.startTime
+                ? $0.adBreak.startTime < $1.adBreak.startTime : $0.extent > $1.extent
+        }
+        var kept: [Found] = []
+        kept.reserveCapacity(sorted.count)
+        for candidate in sorted {
+            let start = candidate.adBreak.startTime
+            let isPart = kept.contains { outer in
+                outer.adBreak.style == .dateRange && candidate.adBreak.style == .dateRange
+                    && start < outer.adBreak.startTime + outer.extent - CueBreakScanner.tolerance
+                    && candidate.outSection?.isNested(inBreakStartedBy: outer.outSection) == true
+            }
+            if !isPart { kept.append(candidate) }
+        }
+        return kept
+    }
+
+    /// `END-ON-NEXT=YES`: the range ends where the next range of its CLASS
+    /// starts (RFC 8216bis 4.4.5.1: its Following Range), once that range is
+    /// in the playlist.
+    private static func resolveEndOnNext(_ order: [String], _ entries: inout [String: Entry]) {
+        for id in order {
+            guard let entry = entries[id], entry.range.endsOnNext, let rangeClass = entry.range.dateRangeClass,
+                let start = entry.range.startDate
             else { continue }
-            breaks[open].segmentRange = breaks[open].segmentRange.lowerBound..<end.index
-            breaks[open].actualDuration = playlist.boundaryTime(end.index) - breaks[open].startTime
-            breaks[open].isComplete = true
-            breaks[open].scte35In = end.bytes
+            var following: Date?
+            for other in order where other != id {
+                guard let range = entries[other]?.range, range.dateRangeClass == rangeClass,
+                    let otherStart = range.startDate, otherStart > start
+                else { continue }
+                if following.map({ otherStart < $0 }) ?? true { following = otherStart }
+            }
+            entries[id]?.followingStart = following
         }
-        return breaks
     }
 
     /// Decodes the SCTE-35 attributes of one tag, once: SCTE35-OUT and
@@ -77,24 +151,26 @@ struct DateRangeBreakScanner {
     private static func readSCTE35(_ range: DateRange, into entry: inout Entry, at index: Int) {
         if entry.outBytes == nil, let bytes = range.scte35Out {
             entry.outBytes = bytes
-            entry.outSection = try? SpliceInfoSection(bytes: bytes)
+            entry.outSection = SpliceInfoSection(cueBytes: bytes)
         }
         if let bytes = range.scte35In {
             entry.inBytes = bytes
+            entry.inSection = SpliceInfoSection(cueBytes: bytes)
             entry.inIndex = index
         }
-        if let bytes = range.scte35Command, let section = try? SpliceInfoSection(bytes: bytes) {
+        if let bytes = range.scte35Command, let section = SpliceInfoSection(cueBytes: bytes) {
             if section.isCueOut, entry.outBytes == nil {
                 entry.outBytes = bytes
                 entry.outSection = section
             } else if section.isCueIn {
                 entry.inBytes = bytes
+                entry.inSection = section
                 entry.inIndex = index
             }
         }
     }
 
-    private func makeBreak(id: String, _ entry: Entry) -> AdBreak {
+    private func makeBreak(id: String, _ entry: Entry) -> Found {
         let range = entry.range
         let isInterstitial = range.isInterstitial
         var startIndex = entry.firstIndex
@@ -107,7 +183,7 @@ struct DateRangeBreakScanner {
             startTime = date.timeIntervalSince(first)
         }
         var actual = range.duration
-        if actual == nil, let startDate, let endDate = range.endDate {
+        if actual == nil, let startDate, let endDate = range.endDate ?? entry.followingStart {
             actual = endDate.timeIntervalSince(startDate)
         }
         let planned = range.plannedDuration ?? entry.outSection?.durationSeconds
@@ -137,11 +213,12 @@ struct DateRangeBreakScanner {
         }
         if actual == nil, endedByMarker || reached { actual = playlist.boundaryTime(endIndex) - startTime }
         let complete = endedByMarker || reached || (isInterstitial && covered != nil)
-        return AdBreak(
+        let adBreak = AdBreak(
             style: isInterstitial ? .interstitial : .dateRange, id: id, startTime: startTime,
             startDate: startDate, plannedDuration: planned, actualDuration: complete ? actual : nil,
             segmentRange: max(startIndex, 0)..<max(startIndex, endIndex), isComplete: complete,
             scte35Out: entry.outBytes, scte35In: entry.inBytes, interstitial: interstitial, line: range.line)
+        return Found(adBreak: adBreak, endedByMarker: endedByMarker, outSection: entry.outSection)
     }
 
     /// START-DATE, or END-DATE less DURATION for an end tag written without

@@ -18,7 +18,15 @@ extension MediaPlaylist {
     ///   closes does not swallow the rest of the stream;
     /// - one avail marked in two styles at once (CUE-OUT and a DATERANGE on
     ///   one segment) is one break, the DATERANGE's;
-    /// - a break that starts inside another ends the other there.
+    /// - a break that starts inside another ends the other there, except a
+    ///   segmentation start of other types inside a time_signal's break (an
+    ///   ad inside a placement opportunity), which is a part of it; and a
+    ///   segmentation end ends only a break of its own start type (0x35
+    ///   ends 0x34's, not 0x30's);
+    /// - a DATERANGE with END-ON-NEXT=YES ends where the next range of its
+    ///   CLASS starts;
+    /// - SCTE-35 payloads are read as hex (with or without `0x`) or base64
+    ///   (padded or not), and their CRC is not checked.
     public var adBreaks: [AdBreak] {
         var scanner = CueBreakScanner(playlist: self)
         for index in 0..<segments.count {
@@ -39,11 +47,9 @@ extension MediaPlaylist {
         index < segments.count ? segments[index].startTime : totalDuration
     }
 
-    /// Bytes of a base64 or hex SCTE-35 payload.
-    static func payloadBytes(_ text: String) -> [UInt8]? {
-        if let bytes = HLSHex.decode(text), text.hasPrefix("0x") || text.hasPrefix("0X") { return bytes }
-        return Data(base64Encoded: text).map { [UInt8]($0) }
-    }
+    /// Bytes of a SCTE-35 payload: base64, padded or not, or hex, with or
+    /// without `0x` (see ``SCTE35Text``).
+    static func payloadBytes(_ text: String) -> [UInt8]? { SCTE35Text.bytes(text) }
 
     /// Sorts the breaks and settles overlaps: one avail marked twice is kept
     /// once, and a break that starts inside another ends the earlier one.

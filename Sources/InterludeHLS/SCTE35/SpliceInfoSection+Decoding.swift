@@ -2,22 +2,22 @@ import Foundation
 
 extension SpliceInfoSection {
     /// Decodes a section from hex (`0xFC30…` or `FC30…`, as in DATERANGE
-    /// SCTE35-OUT) or base64 (as in EXT-OATCLS-SCTE35), checking the CRC-32.
+    /// SCTE35-OUT) or base64, padded or not (as in EXT-OATCLS-SCTE35),
+    /// checking the CRC-32.
     public init(encoded text: String) throws(HLSError) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let bytes = HLSHex.decode(trimmed),
-            trimmed.hasPrefix("0x") || trimmed.hasPrefix("0X") || trimmed.hasPrefix("FC") || trimmed.hasPrefix("fc")
-        {
-            try self.init(bytes: bytes)
-        } else if let data = Data(base64Encoded: trimmed) {
-            try self.init(bytes: [UInt8](data))
-        } else {
+        guard let bytes = SCTE35Text.bytes(text) else {
             throw HLSError(.invalidEncoding, "SCTE-35 payload is neither hex nor base64")
         }
+        try self.init(bytes: bytes)
     }
 
-    /// Decodes a section from its bytes, checking `table_id` and the CRC-32.
-    public init(bytes: [UInt8]) throws(HLSError) {
+    /// Decodes a section from its bytes, checking `table_id`, the lengths and,
+    /// when `verifyingChecksum` (the default), the CRC-32. Ad-break detection
+    /// passes false: a cue in a playlist came over HTTP intact, so a wrong CRC
+    /// there is a packager that rewrote a field without recomputing it, not
+    /// damage; players hand a playlist's SCTE-35 bytes on undecoded (hls.js,
+    /// AVPlayer, ExoPlayer), and threefive decodes without checking it.
+    public init(bytes: [UInt8], verifyingChecksum: Bool = true) throws(HLSError) {
         var reader = SCTE35BitReader(bytes)
         guard try reader.read(8) == 0xFC else {
             throw HLSError(.invalidTableID, "SCTE-35 table_id is not 0xFC")
@@ -30,12 +30,14 @@ extension SpliceInfoSection {
                 .truncatedSection, "SCTE-35 section_length \(sectionLength) does not fit \(bytes.count) bytes")
         }
         let end = 3 + sectionLength
-        let crc = SCTE35CRC.checksum(bytes[0..<(end - 4)])
-        let written = bytes[(end - 4)..<end].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        guard crc == written else {
-            throw HLSError(
-                .checksumMismatch,
-                "SCTE-35 CRC-32 is 0x\(String(written, radix: 16)), computed 0x\(String(crc, radix: 16))")
+        if verifyingChecksum {
+            let crc = SCTE35CRC.checksum(bytes[0..<(end - 4)])
+            let written = bytes[(end - 4)..<end].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            guard crc == written else {
+                throw HLSError(
+                    .checksumMismatch,
+                    "SCTE-35 CRC-32 is 0x\(String(written, radix: 16)), computed 0x\(String(crc, radix: 16))")
+            }
         }
         reader.limit = end - 4
         let protocolVersion = UInt8(try reader.read(8))

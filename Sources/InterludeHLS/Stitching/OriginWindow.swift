@@ -84,7 +84,7 @@ struct OriginWindow {
                 }
                 if tag.hasName(HLSTagName.oatclsSCTE35) || tag.hasName(HLSTagName.splicePointSCTE35),
                     let bytes = tag.valueText.flatMap(MediaPlaylist.payloadBytes),
-                    (try? SpliceInfoSection(bytes: bytes))?.isCueIn == true
+                    SpliceInfoSection(cueBytes: bytes)?.isCueIn == true
                 {
                     return index
                 }
