@@ -215,20 +215,22 @@
             _ output: AVPlayerItemMetadataOutput, didOutputTimedMetadataGroups groups: [AVTimedMetadataGroup],
             from track: AVPlayerItemTrack?
         ) {
-            // One report per group: each group has its own presentation time,
-            // and a segment's worth of groups may arrive at once.
+            // One report per item (ID3 frame) at its group's presentation
+            // time, as HLSStreamDisplay reports each frame: a group is a
+            // whole ID3 tag, which may hold several TXXX frames (an event ID
+            // beside the origin's own), and one dictionary for the group
+            // would keep only the last of them. A segment's worth of groups
+            // may arrive at once.
             var reports: [([String: String], TimeInterval)] = []
             for group in groups {
-                var values: [String: String] = [:]
+                let start = group.timeRange.start
+                guard start.isNumeric else { continue }
                 for item in group.items {
                     guard let identifier = item.identifier?.rawValue, let value = item.stringValue else { continue }
                     // `id3/TXXX` → `TXXX`, as IMA's delegate names ID3 frames.
                     let key = identifier.hasPrefix("id3/") ? String(identifier.dropFirst(4)) : identifier
-                    values[key] = value
+                    reports.append(([key: value], start.seconds))
                 }
-                let start = group.timeRange.start
-                guard !values.isEmpty, start.isNumeric else { continue }
-                reports.append((values, start.seconds))
             }
             guard !reports.isEmpty else { return }
             MainActor.assumeIsolated {

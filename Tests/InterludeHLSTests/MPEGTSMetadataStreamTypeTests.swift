@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func writersStillDeclareWhatApplesSpecDeclares() {
-        // The injector adds its own declared stream next to an undeclared one, which AVPlayer may ignore.
+        // The injector declares an undeclared one before using it (MPEGTSUndeclaredID3StreamTests).
         let undeclared = ProgramMapTable.ElementaryStream(streamType: .metadataPES, pid: 0x102)
         #expect(undeclared.isReadAsID3Metadata)
         #expect(!undeclared.isID3Metadata)

@@ -10,6 +10,12 @@ extension ProgramMapTable {
     /// loop; `version_number` goes up by one (mod 32) so a demuxer that kept
     /// the old table reads the new one.
     ///
+    /// When `pid` is a `stream_type` 0x15 stream without a
+    /// `metadata_descriptor` (``undeclaredID3Stream``, which some muxers
+    /// write), that stream gets the descriptor instead of a second one
+    /// being added. A new stream goes before any other 0x15 stream in the
+    /// loop: hls.js reads only the first 0x15 stream it finds as ID3.
+    ///
     /// Idempotent: a table that already has a timed-ID3 stream (see
     /// ``ElementaryStream/isID3Metadata``), on any PID, is left alone and the
     /// call returns false.
@@ -23,18 +29,37 @@ extension ProgramMapTable {
         guard (0x0010...TSPacket.maximumPID).contains(pid) else {
             throw MPEGTSError(.invalidArgument, "PID 0x\(String(pid, radix: 16)) is outside 0x0010…0x1FFE")
         }
-        guard !streams.contains(where: { $0.pid == pid }), pid != pcrPID else {
-            throw MPEGTSError(.pidConflict, "PID 0x\(String(pid, radix: 16)) is already used by the program")
-        }
         var updated = self
+        if let existing = streams.firstIndex(where: { $0.pid == pid }) {
+            guard undeclaredID3Stream?.pid == pid else {
+                throw MPEGTSError(.pidConflict, "PID 0x\(String(pid, radix: 16)) is already used by the program")
+            }
+            updated.streams[existing].descriptors.append(.id3Metadata)
+        } else {
+            guard pid != pcrPID else {
+                throw MPEGTSError(.pidConflict, "PID 0x\(String(pid, radix: 16)) is already used by the program")
+            }
+            let stream = ElementaryStream(streamType: .metadataPES, pid: pid, descriptors: [.id3Metadata])
+            let firstMetadata = streams.firstIndex { $0.streamType == .metadataPES } ?? streams.endIndex
+            updated.streams.insert(stream, at: firstMetadata)
+        }
         if !programDescriptors.contains(where: { $0.tag == TSDescriptor.metadataPointerTag && $0.describesID3 }) {
             updated.programDescriptors.append(.id3MetadataPointer(programNumber: programNumber))
         }
-        updated.streams.append(ElementaryStream(streamType: .metadataPES, pid: pid, descriptors: [.id3Metadata]))
         updated.version = (version + 1) & 0x1F
         _ = try updated.encodedSection()
         self = updated
         return true
+    }
+
+    /// The first `stream_type` 0x15 stream with no `metadata_descriptor` at
+    /// all, when no stream is declared timed ID3: what readers such as
+    /// hls.js and ExoPlayer take for ID3 (see
+    /// ``ElementaryStream/isReadAsID3Metadata``), so timed ID3 added to the
+    /// segment belongs on its PID.
+    public var undeclaredID3Stream: ElementaryStream? {
+        guard id3Stream == nil else { return nil }
+        return streams.first { $0.streamType == .metadataPES && !$0.isID3Metadata && $0.isReadAsID3Metadata }
     }
 
     /// This table with a timed-ID3 stream declared; see ``declareID3Stream(pid:)``.

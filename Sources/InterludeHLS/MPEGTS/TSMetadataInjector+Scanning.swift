@@ -22,7 +22,7 @@ struct TSProgramMapLocator {
                 .missingProgramMap, "no PAT followed by a PMT that reads (CRC and lengths) in the segment")
         }
         // After the map only two things are wanted, and most packets are neither: look at PIDs only.
-        let metadataPID = located.programMap.id3Stream?.pid ?? requested
+        let metadataPID = located.programMap.id3Stream?.pid ?? located.programMap.undeclaredID3Stream?.pid ?? requested
         let videoPIDs = located.programMap.streams.filter(\.isVideo).map(\.pid)
         var wantsTimestamp = !videoPIDs.isEmpty
         var wantsCounter = true

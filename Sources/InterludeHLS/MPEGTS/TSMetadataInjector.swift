@@ -40,7 +40,9 @@ public struct TSMetadataInjector: Sendable {
     ///   - segment: the segment's bytes, whole.
     ///   - metadataPID: the PID to declare when the PMT has no timed-ID3
     ///     stream yet (default ``ProgramMapTable/defaultID3PID``, 0x0102);
-    ///     ignored when it has one.
+    ///     ignored when it has one, or has a 0x15 stream without a
+    ///     descriptor (``ProgramMapTable/undeclaredID3Stream``), which is
+    ///     declared and used instead.
     /// - Throws: `missingProgramMap` when no PAT and PMT can be read;
     ///   `pidConflict`, `invalidArgument` or `sectionTooLarge` from
     ///   ``ProgramMapTable/declareID3Stream(pid:)``.
@@ -55,6 +57,8 @@ public struct TSMetadataInjector: Sendable {
             self.programMap = located.programMap
             self.rewroteProgramMap = false
         } else {
+            // A 0x15 stream the muxer left without its descriptor is where readers look for ID3.
+            let metadataPID = located.programMap.undeclaredID3Stream?.pid ?? metadataPID
             guard !located.tablePIDs.contains(metadataPID) else {
                 throw MPEGTSError(
                     .pidConflict, "PID 0x\(String(metadataPID, radix: 16)) carries the segment's PAT or a PMT")
