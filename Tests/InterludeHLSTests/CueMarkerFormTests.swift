@@ -94,9 +94,12 @@ import Testing
     }
 
     /// OATCLS alone in every text form a section takes: base64 with and
-    /// without its padding, hex with and without `0x`, upper and lower case.
+    /// without its padding, in the URL-safe alphabet (RFC 4648 section 5,
+    /// which cue tools that put payloads in URLs write), hex with and
+    /// without `0x`, upper and lower case.
     @Test(arguments: [
-        out30.base64Encoded, out30.base64Encoded.replacingOccurrences(of: "=", with: ""), out30.hexEncoded,
+        out30.base64Encoded, out30.base64Encoded.replacingOccurrences(of: "=", with: ""), urlSafe(out30),
+        out30.hexEncoded,
         String(out30.hexEncoded.dropFirst(2)), out30.hexEncoded.lowercased(),
         String(out30.hexEncoded.dropFirst(2)).lowercased(),
     ])
@@ -107,6 +110,17 @@ import Testing
         #expect(adBreak.plannedDuration == 30)
         #expect(adBreak.segmentRange == 1..<6)
         #expect(adBreak.scte35Out == Self.out30.encoded())
+    }
+
+    static func urlSafe(_ section: SpliceInfoSection) -> String {
+        section.base64Encoded.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    @Test func theURLSafeFormDiffersFromTheStandardOneAndDecodes() throws {
+        #expect(Self.urlSafe(Self.out30).hasPrefix("_D"))  // table_id 0xFC is "/D" in standard base64
+        #expect(SCTE35Text.bytes(Self.urlSafe(Self.out30)) == Self.out30.encoded())
+        #expect(SCTE35Text.bytes("/D-_") == nil)  // one alphabet or the other, not both
     }
 
     @Test func splicePointAndSCTE35TagPayloadsWithoutPaddingAreRead() throws {

@@ -102,4 +102,24 @@ import Testing
         // A placement opportunity's end (0x35) is not the end of a break start (0x22).
         #expect(playlist.adBreaks.allSatisfy { $0.isComplete })
     }
+
+    /// A live break whose start left the window without continuation
+    /// markers ends at the first end marker the window shows: an ad's end
+    /// (0x31) inside the opportunity is not it, the opportunity's end is.
+    @Test func aBreakWhoseStartLeftTheWindowEndsAtItsOwnTypesEnd() throws {
+        let playlist = try F.playlist([
+            1: "#EXT-OATCLS-SCTE35:\(Self.secondAdEnd.base64Encoded)",
+            4: "#EXT-OATCLS-SCTE35:\(Self.opportunityEnd.base64Encoded)",
+        ])
+        let window = OriginWindow(try PreparedOriginWindow(playlist))
+        #expect(window.firstEndMarker(endingBreakStartedBy: Self.opportunity.encoded()) == 4)
+        // A splice_insert start, or none known, is ended by any end.
+        #expect(window.firstEndMarker(endingBreakStartedBy: F.spliceOut(seconds: 24).encoded()) == 1)
+        #expect(window.firstEndMarker(endingBreakStartedBy: nil) == 1)
+        let withCueIn = try F.playlist([
+            1: "#EXT-OATCLS-SCTE35:\(Self.secondAdEnd.base64Encoded)", 3: "#EXT-X-CUE-IN",
+        ])
+        let cueInWindow = OriginWindow(try PreparedOriginWindow(withCueIn))
+        #expect(cueInWindow.firstEndMarker(endingBreakStartedBy: Self.opportunity.encoded()) == 3)
+    }
 }

@@ -100,7 +100,9 @@ extension LiveStitchTimeline {
         var end: Int?
         func propose(_ index: Int) { end = min(end ?? index, index) }
         if let detected, detected.isComplete { propose(max(startIndex, detected.segmentRange.upperBound)) }
-        if detected == nil, record.originStart < window.firstSequence, let index = window.firstEndMarker() {
+        if detected == nil, record.originStart < window.firstSequence,
+            let index = window.firstEndMarker(endingBreakStartedBy: record.request.scte35Out)
+        {
             // The start left the window without continuation markers: the
             // first end marker in it ends the break.
             propose(index)

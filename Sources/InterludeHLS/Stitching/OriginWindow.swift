@@ -12,8 +12,15 @@ public struct PreparedOriginWindow: Sendable {
     let breaks: [AdBreak]
     /// The origin media sequence number of the first segment.
     let firstSequence: UInt64
-    /// The first boundary carrying a break's end (CUE-IN, SCTE35-IN, or a cue-in OATCLS / SPLICEPOINT).
-    let firstEndMarker: Int?
+    /// The boundaries carrying a break's end (CUE-IN, SCTE35-IN, or a
+    /// cue-in OATCLS / SPLICEPOINT), in order, each with its SCTE-35
+    /// section when it has one (nil: the marker ends any break).
+    let endMarkers: [EndMarker]
+
+    struct EndMarker: Sendable {
+        var index: Int
+        var section: SpliceInfoSection?
+    }
 
     /// Reads `playlist`; throws what the timeline's `stitch(_:pods:)`
     /// throws for a window it cannot carry (a delta update, numbers near 2^62).
@@ -22,7 +29,7 @@ public struct PreparedOriginWindow: Sendable {
         self.playlist = playlist
         breaks = playlist.adBreaks.filter { $0.style != .interstitial }
         firstSequence = playlist.segments.first?.mediaSequence ?? playlist.mediaSequence
-        firstEndMarker = OriginWindow.firstEndMarker(in: playlist)
+        endMarkers = OriginWindow.endMarkers(in: playlist)
     }
 }
 
@@ -63,34 +70,47 @@ struct OriginWindow {
     /// Seconds from the window's start to boundary `index`.
     func time(at index: Int) -> Double { playlist.boundaryTime(index) }
 
-    /// The first boundary carrying a break's end: CUE-IN, an Adobe
-    /// `EXT-X-CUE:TYPE=SpliceIn`, a DATERANGE with SCTE35-IN, an
+    /// The first boundary carrying the end of the break `start` began: CUE-IN,
+    /// an Adobe `EXT-X-CUE:TYPE=SpliceIn`, a DATERANGE with SCTE35-IN, an
     /// `EXT-X-SCTE35` with `CUE-IN=YES`, or an OATCLS / SPLICEPOINT /
-    /// EXT-X-SCTE35 payload that returns to the network.
-    func firstEndMarker() -> Int? { prepared.firstEndMarker }
+    /// EXT-X-SCTE35 payload that returns to the network. A segmentation end
+    /// ends only a break of its own start type (see
+    /// ``SpliceInfoSection/endsBreak(startedBy:)``): an ad's end inside a
+    /// placement opportunity does not end the opportunity.
+    func firstEndMarker(endingBreakStartedBy start: [UInt8]?) -> Int? {
+        let markers = prepared.endMarkers
+        guard let first = markers.first else { return nil }
+        guard markers.contains(where: { $0.section != nil }) else { return first.index }
+        let startSection = start.flatMap(SpliceInfoSection.init(cueBytes:))
+        return markers.first { $0.section?.endsBreak(startedBy: startSection) ?? true }?.index
+    }
 
-    static func firstEndMarker(in playlist: MediaPlaylist) -> Int? {
+    static func endMarkers(in playlist: MediaPlaylist) -> [PreparedOriginWindow.EndMarker] {
+        var markers: [PreparedOriginWindow.EndMarker] = []
         let count = playlist.segments.count
         for index in 0...count {
             let tags = index < count ? playlist.segments[index].tags : playlist.trailingTags
             for tag in tags where !tag.isComment {
-                if tag.hasName(HLSTagName.cueIn) { return index }
-                if tag.hasName(HLSTagName.adobeCue), CueMarkerValue.adobeCue(tag.valueText) == .spliceIn {
-                    return index
-                }
-                if tag.hasName(HLSTagName.dateRange), tag.attributes["SCTE35-IN"] != nil { return index }
-                if tag.hasName(HLSTagName.scte35), CueMarkerValue.scte35Tag(tag.valueText).effect == .end {
-                    return index
-                }
-                if tag.hasName(HLSTagName.oatclsSCTE35) || tag.hasName(HLSTagName.splicePointSCTE35),
-                    let bytes = tag.valueText.flatMap(MediaPlaylist.payloadBytes),
-                    SpliceInfoSection(cueBytes: bytes)?.isCueIn == true
+                if tag.hasName(HLSTagName.cueIn) {
+                    markers.append(.init(index: index))
+                } else if tag.hasName(HLSTagName.adobeCue), CueMarkerValue.adobeCue(tag.valueText) == .spliceIn {
+                    markers.append(.init(index: index))
+                } else if tag.hasName(HLSTagName.dateRange), let value = tag.attributes["SCTE35-IN"] {
+                    markers.append(
+                        .init(index: index, section: value.hexadecimalBytes.flatMap(SpliceInfoSection.init(cueBytes:))))
+                } else if tag.hasName(HLSTagName.scte35) {
+                    let cue = CueMarkerValue.scte35Tag(tag.valueText)
+                    if cue.effect == .end { markers.append(.init(index: index, section: cue.section)) }
+                } else if tag.hasName(HLSTagName.oatclsSCTE35) || tag.hasName(HLSTagName.splicePointSCTE35),
+                    let section = tag.valueText.flatMap(MediaPlaylist.payloadBytes).flatMap(
+                        SpliceInfoSection.init(cueBytes:)),
+                    section.isCueIn
                 {
-                    return index
+                    markers.append(.init(index: index, section: section))
                 }
             }
         }
-        return nil
+        return markers
     }
 
     /// The pod for `request`, asked once per reload.
