@@ -53,10 +53,10 @@ extension ProgramMapTable {
     }
 
     /// The first `stream_type` 0x15 stream with no `metadata_descriptor` at
-    /// all, when no stream is declared timed ID3: what readers such as
-    /// hls.js and ExoPlayer take for ID3 (see
-    /// ``ElementaryStream/isReadAsID3Metadata``), so timed ID3 added to the
-    /// segment belongs on its PID.
+    /// all, when no stream is declared timed ID3 (see
+    /// ``ElementaryStream/isID3Metadata``): what readers such as hls.js and
+    /// ExoPlayer take for ID3, and ``TSDemuxer`` reads as ID3, so timed ID3
+    /// added to the segment belongs on its PID.
     public var undeclaredID3Stream: ElementaryStream? {
         guard id3Stream == nil else { return nil }
         return streams.first { $0.streamType == .metadataPES && !$0.isID3Metadata && $0.isReadAsID3Metadata }
