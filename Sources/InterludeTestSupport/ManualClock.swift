@@ -110,23 +110,25 @@ public final class ManualClock: AdClock, @unchecked Sendable {
 
     /// Waits until ``holdWhile(_:)``'s check says no off-clock work is under
     /// way: yields, and after a few hundred turns gives the pool's threads a
-    /// millisecond at a time, bounded (10 s) so a check that never clears
-    /// cannot hang a test.
+    /// millisecond at a time. `budget` is the real milliseconds one
+    /// simulation may still spend so (10 s in all), so a check that never
+    /// clears costs a test seconds, not seconds per event.
     @MainActor
-    private func waitForOffClockWork() async {
+    private func waitForOffClockWork(budget: inout Int) async {
         guard let check = lock.withLock({ offClockWorkCheck }) else { return }
-        for turn in 0..<10_000 {
-            guard check() else {
-                // What the finished work set off (a break's first ad) gets its turns too.
-                if turn > 0 { for _ in 0..<30 { await Task.yield() } }
-                return
-            }
+        var turn = 0
+        while check() {
             if turn < 300 {
                 await Task.yield()
             } else {
+                guard budget > 0 else { return }
+                budget -= 1
                 try? await Task.sleep(nanoseconds: 1_000_000)
             }
+            turn += 1
         }
+        // What the finished work set off (a break's first ad) gets its turns too.
+        if turn > 0 { for _ in 0..<30 { await Task.yield() } }
     }
 
     /// How many tasks woken by `advance` have not started running yet.
@@ -157,16 +159,17 @@ extension ManualClock {
     @MainActor
     public func simulate(for seconds: TimeInterval) async {
         let target = now + seconds
+        var offClockBudget = 10_000
         while true {
             await waitForWokenTasks()
             for _ in 0..<30 { await Task.yield() }
-            await waitForOffClockWork()
+            await waitForOffClockWork(budget: &offClockBudget)
             guard let next = await nextDeadlineAfterStragglers(before: target), next <= target else { break }
             advance(to: next)
         }
         advance(to: target)
         await waitForWokenTasks()
         for _ in 0..<30 { await Task.yield() }
-        await waitForOffClockWork()
+        await waitForOffClockWork(budget: &offClockBudget)
     }
 }

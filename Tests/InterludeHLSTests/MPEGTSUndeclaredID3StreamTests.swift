@@ -91,4 +91,33 @@ import Testing
             streams: [.init(streamType: .metadataPES, pid: Self.originPID, descriptors: [Self.klv])])
         #expect(throws: MPEGTSError.self) { try klvOnly.declareID3Stream(pid: Self.originPID) }
     }
+
+    @Test func anUndeclaredStreamWhosePESSpansTheMapIsLeftWholeAndANewStreamGoesFirst() throws {
+        // The origin's ID3 PES (two packets) starts before the PAT and ends after the PMT:
+        // inserting on its PID there would split it, so a stream of our own goes before it.
+        var patCounter: UInt8 = 0
+        var pmtCounter: UInt8 = 0
+        var metadataCounter: UInt8 = 0
+        let longTag = ID3Tag(frames: [.userText(description: "origin", value: String(repeating: "x", count: 300))])
+        let origin = try PESPacket(streamID: 0xBD, pts: 90_000, payload: longTag.encoded())
+            .encodedPackets(pid: Self.originPID, continuityCounter: &metadataCounter)
+        #expect(origin.count == 2 * TSPacket.size)
+        let pat = try ProgramAssociationTable(programs: [.init(number: 1, pid: 0x1000)])
+            .encodedPackets(continuityCounter: &patCounter)
+        let pmt = try ProgramMapTable(
+            pcrPID: 0x100,
+            streams: [.init(streamType: .h264, pid: 0x100), .init(streamType: .metadataPES, pid: Self.originPID)]
+        ).encodedPackets(pid: 0x1000, continuityCounter: &pmtCounter)
+        let segment = Array(origin[..<TSPacket.size]) + pat + pmt + Array(origin[TSPacket.size...])
+        let injector = try TSMetadataInjector(segment: segment)
+        #expect(injector.metadataPID == ProgramMapTable.defaultID3PID)
+        let output = try injector.injecting([(pts: 90_000, tag: Self.adTag)])
+        let map = try TSSegmentSummary(segment: output).programMap
+        #expect(map.streams.map(\.pid) == [0x100, ProgramMapTable.defaultID3PID, Self.originPID])
+        let events = MPEGTSDemuxerTests.events(output).events
+        let values = MPEGTSDemuxerTests.metadata(events).flatMap(\.frames)
+        #expect(values.contains(Self.adTag.frames[0]))
+        // Asked for the undeclared stream's own PID, the injector refuses rather than split its PES.
+        #expect(throws: MPEGTSError.self) { try TSMetadataInjector(segment: segment, metadataPID: Self.originPID) }
+    }
 }

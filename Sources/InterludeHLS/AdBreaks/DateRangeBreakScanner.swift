@@ -72,7 +72,7 @@ struct DateRangeBreakScanner {
             }
             found.append(makeBreak(id: id, entry))
         }
-        found = Self.droppingNested(found)
+        found = Self.droppingNested(found, ends: unmatchedEnds, playlist: playlist)
         for end in unmatchedEnds { Self.settle(end, in: &found, playlist: playlist) }
         return found.map(\.adBreak)
     }
@@ -107,7 +107,15 @@ struct DateRangeBreakScanner {
     /// ``SpliceInfoSection/isNested(inBreakStartedBy:)``): packagers write a
     /// DATERANGE for every SCTE-35 message, and the part would otherwise cut
     /// the break it is in. Of two starting together, the longer is the break.
-    private static func droppingNested(_ found: [Found]) -> [Found] {
+    /// A break covers what starts before its end, the end an end with its
+    /// own ID gives it included (so a range after an opportunity closed that
+    /// way is a break of its own). Breaks are walked in start order and
+    /// only those still open at a start are compared: a long DVR window's
+    /// breaks cost their number, not its square.
+    private static func droppingNested(
+        _ found: [Found], ends: [(index: Int, bytes: [UInt8]?, section: SpliceInfoSection?)],
+        playlist: MediaPlaylist
+    ) -> [Found] {
         guard found.count > 1 else { return found }
         let sorted = found.sorted {
             $0.adBreak.startTime != $1.adBreak.startTime
@@ -115,34 +123,64 @@ struct DateRangeBreakScanner {
         }
         var kept: [Found] = []
         kept.reserveCapacity(sorted.count)
+        var open: [(outer: Found, end: Double)] = []
         for candidate in sorted {
             let start = candidate.adBreak.startTime
-            let isPart = kept.contains { outer in
-                outer.adBreak.style == .dateRange && candidate.adBreak.style == .dateRange
-                    && start < outer.adBreak.startTime + outer.extent - CueBreakScanner.tolerance
-                    && candidate.outSection?.isNested(inBreakStartedBy: outer.outSection) == true
-            }
-            if !isPart { kept.append(candidate) }
+            open.removeAll { $0.end - CueBreakScanner.tolerance <= start }
+            let isPart =
+                candidate.adBreak.style == .dateRange
+                && open.contains { outer in
+                    outer.outer.adBreak.style == .dateRange
+                        && candidate.outSection?.isNested(inBreakStartedBy: outer.outer.outSection) == true
+                }
+            guard !isPart else { continue }
+            kept.append(candidate)
+            open.append((candidate, start + settledExtent(of: candidate, ends: ends, playlist: playlist)))
         }
         return kept
+    }
+
+    /// How long `found` runs: its own extent, or up to the first end with
+    /// its own ID that ends it (what ``settle(_:in:playlist:)`` will apply).
+    private static func settledExtent(
+        of found: Found, ends: [(index: Int, bytes: [UInt8]?, section: SpliceInfoSection?)], playlist: MediaPlaylist
+    ) -> Double {
+        guard !found.endedByMarker else { return found.extent }
+        let adBreak = found.adBreak
+        guard
+            let end = ends.first(where: {
+                ($0.index > adBreak.segmentRange.lowerBound || !adBreak.startsInPlaylist)
+                    && ($0.section?.endsBreak(startedBy: found.outSection) ?? true)
+            })
+        else { return found.extent }
+        return min(found.extent, playlist.boundaryTime(end.index) - adBreak.startTime)
     }
 
     /// `END-ON-NEXT=YES`: the range ends where the next range of its CLASS
     /// starts (RFC 8216bis 4.4.5.1: its Following Range), once that range is
     /// in the playlist.
     private static func resolveEndOnNext(_ order: [String], _ entries: inout [String: Entry]) {
+        guard order.contains(where: { entries[$0]?.range.endsOnNext == true }) else { return }
+        // Each CLASS's START-DATEs in order, so each range finds its Following Range by a search.
+        var startsByClass: [String: [Date]] = [:]
+        for id in order {
+            guard let range = entries[id]?.range, let rangeClass = range.dateRangeClass, let start = range.startDate
+            else { continue }
+            startsByClass[rangeClass, default: []].append(start)
+        }
+        for key in startsByClass.keys { startsByClass[key]?.sort() }
         for id in order {
             guard let entry = entries[id], entry.range.endsOnNext, let rangeClass = entry.range.dateRangeClass,
-                let start = entry.range.startDate
+                let start = entry.range.startDate, let starts = startsByClass[rangeClass]
             else { continue }
-            var following: Date?
-            for other in order where other != id {
-                guard let range = entries[other]?.range, range.dateRangeClass == rangeClass,
-                    let otherStart = range.startDate, otherStart > start
-                else { continue }
-                if following.map({ otherStart < $0 }) ?? true { following = otherStart }
+            // The first START-DATE after this one.
+            var low = 0
+            var high = starts.count
+            while low < high {
+                let middle = (low + high) / 2
+                if starts[middle] <= start { low = middle + 1 } else { high = middle }
             }
-            entries[id]?.followingStart = following
+            entries[id]?.followingStart = low < starts.count ? starts[low] : nil
         }
     }
 

@@ -52,7 +52,9 @@ extension MediaPlaylist {
     static func payloadBytes(_ text: String) -> [UInt8]? { SCTE35Text.bytes(text) }
 
     /// Sorts the breaks and settles overlaps: one avail marked twice is kept
-    /// once, and a break that starts inside another ends the earlier one.
+    /// once, a break that starts inside another ends the earlier one, and
+    /// a segmentation start nested in the earlier one's (see
+    /// ``SpliceInfoSection/isNested(inBreakStartedBy:)``) is dropped as a part of it.
     /// Interstitials play over the content and are left as they are.
     static func resolvingOverlaps(_ breaks: [AdBreak]) -> [AdBreak] {
         let sorted = breaks.sorted {
@@ -76,7 +78,13 @@ extension MediaPlaylist {
                 result[previousIndex] = previous.merged(with: adBreak)
                 continue
             }
-            if adBreak.segmentRange.lowerBound < previous.segmentRange.upperBound || !previous.isComplete {
+            let overlaps = adBreak.segmentRange.lowerBound < previous.segmentRange.upperBound || !previous.isComplete
+            // An ad inside a placement opportunity marked in another style (a
+            // DATERANGE for the ad, CUE-OUT for the avail) is a part of it.
+            if overlaps, adBreak.scte35OutSection?.isNested(inBreakStartedBy: previous.scte35OutSection) == true {
+                continue
+            }
+            if overlaps {
                 let cut = max(previous.segmentRange.lowerBound, adBreak.segmentRange.lowerBound)
                 result[previousIndex].segmentRange = previous.segmentRange.lowerBound..<cut
                 result[previousIndex].actualDuration = adBreak.startTime - previous.startTime

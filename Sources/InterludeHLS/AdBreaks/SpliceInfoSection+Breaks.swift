@@ -29,14 +29,36 @@ extension SpliceInfoSection {
         }
     }
 
-    /// True when this section, a segmentation start of other types than the
-    /// time_signal that began the open break, marks a part of that break
-    /// (an ad inside a placement opportunity or a break), not a new break:
-    /// encoders signal both levels, and MediaLive writes every message's
-    /// payload into the playlist.
+    /// True when this section, a segmentation start of a lower level than
+    /// the time_signal that began the open break, marks a part of that
+    /// break, not a new break: an ad (0x30, 0x32) or promo (0x3C, 0x3E)
+    /// inside a placement opportunity (0x34, 0x36, 0x38, 0x3A), which sits
+    /// inside a break (0x22) or an ad block (0x44, 0x46), as SCTE 35's
+    /// segmentation hierarchy has them. Encoders signal several levels, and
+    /// MediaLive writes every message's payload into the playlist. A start
+    /// of the same or a higher level (an opportunity after a lost ad end)
+    /// is a new break.
     func isNested(inBreakStartedBy start: SpliceInfoSection?) -> Bool {
-        guard isCueOut, let starts = start?.breakStartTypes, !starts.isEmpty else { return false }
-        let own = breakStartTypes
-        return !own.isEmpty && own.isDisjoint(with: starts)
+        guard isCueOut, let outer = start.flatMap({ Self.level(of: $0.breakStartTypes) }),
+            let own = Self.level(of: breakStartTypes)
+        else { return false }
+        return own > outer
+    }
+
+    /// The highest level among `types` (0 break or ad block, 1 placement
+    /// opportunity, 2 ad or promo); nil when empty or a type has no level.
+    private static func level(of types: Set<UInt8>) -> Int? {
+        var highest: Int?
+        for type in types {
+            let level: Int
+            switch type {
+            case 0x22, 0x44, 0x46: level = 0
+            case 0x34, 0x36, 0x38, 0x3A: level = 1
+            case 0x30, 0x32, 0x3C, 0x3E: level = 2
+            default: return nil
+            }
+            highest = min(highest ?? level, level)
+        }
+        return highest
     }
 }

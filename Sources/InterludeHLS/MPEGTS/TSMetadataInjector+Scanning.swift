@@ -13,6 +13,11 @@ struct TSProgramMapLocator {
     /// The continuity counter of the first packet with payload on the metadata
     /// PID after the map (the PMT's ID3 stream, or the PID about to be declared).
     var followingContinuityCounter: UInt8?
+    /// The PID the metadata packets go on: the PMT's timed-ID3 stream, its
+    /// undeclared 0x15 stream when one can take them, or the one requested.
+    var metadataPID: UInt16 = 0
+    /// True when `metadataPID` is the PMT's undeclared 0x15 stream.
+    var adoptsUndeclaredStream = false
 
     static func locate(in buffer: UnsafeBufferPointer<UInt8>, metadataPID requested: UInt16) throws(MPEGTSError)
         -> TSProgramMapLocator
@@ -21,8 +26,15 @@ struct TSProgramMapLocator {
             throw MPEGTSError(
                 .missingProgramMap, "no PAT followed by a PMT that reads (CRC and lengths) in the segment")
         }
+        var metadataPID = located.programMap.id3Stream?.pid ?? requested
+        if located.programMap.id3Stream == nil, let undeclared = located.programMap.undeclaredID3Stream?.pid,
+            canInsert(on: undeclared, in: buffer, at: located.insertionOffset)
+        {
+            metadataPID = undeclared
+            located.adoptsUndeclaredStream = true
+        }
+        located.metadataPID = metadataPID
         // After the map only two things are wanted, and most packets are neither: look at PIDs only.
-        let metadataPID = located.programMap.id3Stream?.pid ?? located.programMap.undeclaredID3Stream?.pid ?? requested
         let videoPIDs = located.programMap.streams.filter(\.isVideo).map(\.pid)
         var wantsTimestamp = !videoPIDs.isEmpty
         var wantsCounter = true
@@ -46,6 +58,23 @@ struct TSProgramMapLocator {
             return wantsCounter || wantsTimestamp
         }
         return located
+    }
+
+    /// True when packets inserted at `offset` on `pid` keep the stream on
+    /// that PID whole: none of its packets comes before `offset`, and the
+    /// first after it starts a PES (inserting before a continuation would
+    /// split the origin's PES, and counters before `offset` would jump).
+    private static func canInsert(on pid: UInt16, in buffer: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
+        var isWhole = true
+        TSPacketScanner.forEachPacket(in: buffer) { start in
+            let packetPID = UInt16(buffer[start + 1] & 0x1F) << 8 | UInt16(buffer[start + 2])
+            guard packetPID == pid, let header = try? TSPacketHeader(buffer, at: start), header.hasPayload else {
+                return true
+            }
+            isWhole = start >= offset && header.payloadUnitStart
+            return false
+        }
+        return isWhole
     }
 
     /// The first program's map that completes after a PAT naming it, or nil.

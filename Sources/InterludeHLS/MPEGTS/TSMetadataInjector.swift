@@ -42,7 +42,9 @@ public struct TSMetadataInjector: Sendable {
     ///     stream yet (default ``ProgramMapTable/defaultID3PID``, 0x0102);
     ///     ignored when it has one, or has a 0x15 stream without a
     ///     descriptor (``ProgramMapTable/undeclaredID3Stream``), which is
-    ///     declared and used instead.
+    ///     declared and used instead (unless the segment has that stream's
+    ///     packets before its first PMT, or its first packet after it
+    ///     continues a PES: inserting there would break the stream).
     /// - Throws: `missingProgramMap` when no PAT and PMT can be read;
     ///   `pidConflict`, `invalidArgument` or `sectionTooLarge` from
     ///   ``ProgramMapTable/declareID3Stream(pid:)``.
@@ -58,7 +60,12 @@ public struct TSMetadataInjector: Sendable {
             self.rewroteProgramMap = false
         } else {
             // A 0x15 stream the muxer left without its descriptor is where readers look for ID3.
-            let metadataPID = located.programMap.undeclaredID3Stream?.pid ?? metadataPID
+            let metadataPID = located.metadataPID
+            if !located.adoptsUndeclaredStream, located.programMap.undeclaredID3Stream?.pid == metadataPID {
+                throw MPEGTSError(
+                    .pidConflict,
+                    "PID 0x\(String(metadataPID, radix: 16)) carries a 0x15 stream that packets cannot be added to")
+            }
             guard !located.tablePIDs.contains(metadataPID) else {
                 throw MPEGTSError(
                     .pidConflict, "PID 0x\(String(metadataPID, radix: 16)) carries the segment's PAT or a PMT")

@@ -100,7 +100,10 @@ struct OriginWindow {
                         .init(index: index, section: value.hexadecimalBytes.flatMap(SpliceInfoSection.init(cueBytes:))))
                 } else if tag.hasName(HLSTagName.scte35) {
                     let cue = CueMarkerValue.scte35Tag(tag.valueText)
-                    if cue.effect == .end { markers.append(.init(index: index, section: cue.section)) }
+                    // CUE-IN=YES ends the break whatever its payload says, as the scanner reads it.
+                    if cue.effect == .end {
+                        markers.append(.init(index: index, section: cue.state == .back ? nil : cue.section))
+                    }
                 } else if tag.hasName(HLSTagName.oatclsSCTE35) || tag.hasName(HLSTagName.splicePointSCTE35),
                     let section = tag.valueText.flatMap(MediaPlaylist.payloadBytes).flatMap(
                         SpliceInfoSection.init(cueBytes:)),
