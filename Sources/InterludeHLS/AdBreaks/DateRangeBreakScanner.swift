@@ -29,6 +29,22 @@ struct DateRangeBreakScanner {
 
         /// Where the break ends, as far as the playlist says.
         var extent: Double { adBreak.actualDuration ?? adBreak.plannedDuration ?? .infinity }
+
+        /// True when `end` comes after this break's start and ends it (a
+        /// segmentation end ends its own start type's break).
+        func canBeEnded(by end: SeparateEnd) -> Bool {
+            adBreak.style == .dateRange
+                && (adBreak.segmentRange.lowerBound < end.index || !adBreak.startsInPlaylist)
+                && (end.section?.endsBreak(startedBy: outSection) ?? true)
+        }
+    }
+
+    /// An end written as a range of its own ID (its start had another ID,
+    /// or left the window without one).
+    private struct SeparateEnd {
+        var index: Int
+        var bytes: [UInt8]?
+        var section: SpliceInfoSection?
     }
 
     private let playlist: MediaPlaylist
@@ -59,14 +75,14 @@ struct DateRangeBreakScanner {
         }
         Self.resolveEndOnNext(order, &entries)
         var found: [Found] = []
-        var unmatchedEnds: [(index: Int, bytes: [UInt8]?, section: SpliceInfoSection?)] = []
+        var unmatchedEnds: [SeparateEnd] = []
         for id in order {
             guard let entry = entries[id] else { continue }
             if entry.outBytes == nil, !entry.range.isInterstitial {
                 guard let inIndex = entry.inIndex else { continue }
                 if Self.startDate(of: entry.range) == nil || entry.range.duration == nil {
                     // An end whose start had another ID (or left the window without one).
-                    unmatchedEnds.append((inIndex, entry.inBytes, entry.inSection))
+                    unmatchedEnds.append(SeparateEnd(index: inIndex, bytes: entry.inBytes, section: entry.inSection))
                     continue
                 }
             }
@@ -82,15 +98,11 @@ struct DateRangeBreakScanner {
     /// of the break's own ended it: also one the window shows reaching its
     /// planned duration, since an early return comes before that.
     private static func settle(
-        _ end: (index: Int, bytes: [UInt8]?, section: SpliceInfoSection?), in found: inout [Found],
+        _ end: SeparateEnd, in found: inout [Found],
         playlist: MediaPlaylist
     ) {
         guard
-            let open = found.lastIndex(where: {
-                $0.adBreak.style == .dateRange
-                    && ($0.adBreak.segmentRange.lowerBound < end.index || !$0.adBreak.startsInPlaylist)
-                    && (end.section?.endsBreak(startedBy: $0.outSection) ?? true)
-            }),
+            let open = found.lastIndex(where: { $0.canBeEnded(by: end) }),
             !found[open].endedByMarker,
             !found[open].adBreak.isComplete || found[open].adBreak.segmentRange.upperBound >= end.index
         else { return }
@@ -113,7 +125,7 @@ struct DateRangeBreakScanner {
     /// only those still open at a start are compared: a long DVR window's
     /// breaks cost their number, not its square.
     private static func droppingNested(
-        _ found: [Found], ends: [(index: Int, bytes: [UInt8]?, section: SpliceInfoSection?)],
+        _ found: [Found], ends: [SeparateEnd],
         playlist: MediaPlaylist
     ) -> [Found] {
         guard found.count > 1 else { return found }
@@ -143,16 +155,11 @@ struct DateRangeBreakScanner {
     /// How long `found` runs: its own extent, or up to the first end with
     /// its own ID that ends it (what ``settle(_:in:playlist:)`` will apply).
     private static func settledExtent(
-        of found: Found, ends: [(index: Int, bytes: [UInt8]?, section: SpliceInfoSection?)], playlist: MediaPlaylist
+        of found: Found, ends: [SeparateEnd], playlist: MediaPlaylist
     ) -> Double {
         guard !found.endedByMarker else { return found.extent }
         let adBreak = found.adBreak
-        guard
-            let end = ends.first(where: {
-                ($0.index > adBreak.segmentRange.lowerBound || !adBreak.startsInPlaylist)
-                    && ($0.section?.endsBreak(startedBy: found.outSection) ?? true)
-            })
-        else { return found.extent }
+        guard let end = ends.first(where: found.canBeEnded(by:)) else { return found.extent }
         return min(found.extent, playlist.boundaryTime(end.index) - adBreak.startTime)
     }
 

@@ -19,14 +19,14 @@ extension MediaPlaylist {
     /// - one avail marked in two styles at once (CUE-OUT and a DATERANGE on
     ///   one segment) is one break, the DATERANGE's;
     /// - a break that starts inside another ends the other there, except a
-    ///   segmentation start of other types inside a time_signal's break (an
-    ///   ad inside a placement opportunity), which is a part of it; and a
-    ///   segmentation end ends only a break of its own start type (0x35
-    ///   ends 0x34's, not 0x30's);
+    ///   segmentation start of a lower level inside a time_signal's break
+    ///   (an ad or promo inside a placement opportunity, an opportunity
+    ///   inside a break or ad block), which is a part of it; and a segmentation end ends only a break of its own start
+    ///   type (0x35 ends 0x34's, not 0x30's);
     /// - a DATERANGE with END-ON-NEXT=YES ends where the next range of its
     ///   CLASS starts;
     /// - SCTE-35 payloads are read as hex (with or without `0x`) or base64
-    ///   (padded or not), and their CRC is not checked.
+    ///   (padded or not, standard or URL-safe), and their CRC is not checked.
     public var adBreaks: [AdBreak] {
         var scanner = CueBreakScanner(playlist: self)
         for index in 0..<segments.count {

@@ -30,13 +30,10 @@ extension ProgramMapTable {
             throw MPEGTSError(.invalidArgument, "PID 0x\(String(pid, radix: 16)) is outside 0x0010…0x1FFE")
         }
         var updated = self
-        if let existing = streams.firstIndex(where: { $0.pid == pid }) {
-            guard undeclaredID3Stream?.pid == pid else {
-                throw MPEGTSError(.pidConflict, "PID 0x\(String(pid, radix: 16)) is already used by the program")
-            }
+        if undeclaredID3Stream?.pid == pid, let existing = streams.firstIndex(where: { $0.pid == pid }) {
             updated.streams[existing].descriptors.append(.id3Metadata)
         } else {
-            guard pid != pcrPID else {
+            guard !streams.contains(where: { $0.pid == pid }), pid != pcrPID else {
                 throw MPEGTSError(.pidConflict, "PID 0x\(String(pid, radix: 16)) is already used by the program")
             }
             let stream = ElementaryStream(streamType: .metadataPES, pid: pid, descriptors: [.id3Metadata])

@@ -78,11 +78,8 @@ struct OriginWindow {
     /// ``SpliceInfoSection/endsBreak(startedBy:)``): an ad's end inside a
     /// placement opportunity does not end the opportunity.
     func firstEndMarker(endingBreakStartedBy start: [UInt8]?) -> Int? {
-        let markers = prepared.endMarkers
-        guard let first = markers.first else { return nil }
-        guard markers.contains(where: { $0.section != nil }) else { return first.index }
         let startSection = start.flatMap(SpliceInfoSection.init(cueBytes:))
-        return markers.first { $0.section?.endsBreak(startedBy: startSection) ?? true }?.index
+        return prepared.endMarkers.first { $0.section?.endsBreak(startedBy: startSection) ?? true }?.index
     }
 
     static func endMarkers(in playlist: MediaPlaylist) -> [PreparedOriginWindow.EndMarker] {
