@@ -138,16 +138,30 @@ struct CueBreakScanner {
             // Repeated on every segment of the break by some packagers: one break.
             if let openIndex, breaks[openIndex].scte35Out == bytes { return }
             start(style, at: index, planned: planned, payload: bytes, section: section, line: line)
-        } else if section.isCueIn {
+        } else if section.isCueIn || section.isCancellation {
             if openIndex == nil, let last = breaks.indices.last, breaks[last].segmentRange.upperBound == index,
                 section.endsBreak(startedBy: breaks[last].scte35Out.flatMap(SpliceInfoSection.init(cueBytes:)))
             {
                 // The break already ended here by its duration: the payload is its end.
                 breaks[last].scte35In = bytes
             }
-            if section.endsBreak(startedBy: openSection) { close(at: index, scte35In: bytes) }
+            if openIndex != nil, endsOpenBreak(section) { close(at: index, scte35In: bytes) }
         }
     }
+
+    /// True when `section` ends the open break: the end or cancel of its
+    /// own event, or an end of its kind that names no event of a break
+    /// already closed (a repeated or late end of the break before it).
+    private func endsOpenBreak(_ section: SpliceInfoSection) -> Bool {
+        switch section.ending(ofBreakStartedBy: openSection) {
+        case .none: return false
+        case .byEvent: return true
+        case .byKind: return !closedStarts.contains { section.ending(ofBreakStartedBy: $0) == .byEvent }
+        }
+    }
+
+    /// The SCTE-35 starts of the last few breaks closed, newest last.
+    private var closedStarts: [SpliceInfoSection] = []
 
     /// An EXT-X-ASSET written before the CUE-OUT it belongs to.
     private var pendingAsset: HLSAttributeList?
@@ -214,6 +228,10 @@ struct CueBreakScanner {
         breaks[openIndex].isComplete = true
         breaks[openIndex].scte35In = scte35In
         self.openIndex = nil
+        if let openSection {
+            if closedStarts.count == 4 { closedStarts.removeFirst() }
+            closedStarts.append(openSection)
+        }
         openSection = nil
     }
 

@@ -82,7 +82,8 @@ enum CueMarkerValue {
         var elapsed: Double?
 
         /// `state`, with `fromPayload` read from the payload; nil when the tag
-        /// says neither out nor in (no payload, an unreadable one, another command).
+        /// says neither out nor in (no payload, an unreadable one, another
+        /// command); a cancel reads as an end (of the event it names).
         var effect: Effect? {
             switch state {
             case .out: return .start
@@ -90,7 +91,7 @@ enum CueMarkerValue {
             case .back: return .end
             case .fromPayload:
                 guard let section else { return nil }
-                return section.isCueOut ? .start : section.isCueIn ? .end : nil
+                return section.isCueOut ? .start : section.isCueIn || section.isCancellation ? .end : nil
             }
         }
     }

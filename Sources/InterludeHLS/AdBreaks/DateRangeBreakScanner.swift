@@ -31,10 +31,12 @@ struct DateRangeBreakScanner {
         var extent: Double { adBreak.actualDuration ?? adBreak.plannedDuration ?? .infinity }
 
         /// True when `end` comes after this break's start and ends it (a
-        /// segmentation end ends its own start type's break).
+        /// segmentation end ends its own start type's break), and names no
+        /// other break's event.
         func canBeEnded(by end: SeparateEnd) -> Bool {
             adBreak.style == .dateRange
                 && (adBreak.segmentRange.lowerBound < end.index || !adBreak.startsInPlaylist)
+                && (end.ownerStart == nil || end.ownerStart == adBreak.scte35Out)
                 && (end.section?.endsBreak(startedBy: outSection) ?? true)
         }
     }
@@ -45,6 +47,10 @@ struct DateRangeBreakScanner {
         var index: Int
         var bytes: [UInt8]?
         var section: SpliceInfoSection?
+        /// The SCTE-35 start of the latest break before it whose event it
+        /// ends or cancels by ID; nil when it names none (it then ends a
+        /// break of its kind).
+        var ownerStart: [UInt8]?
     }
 
     private let playlist: MediaPlaylist
@@ -88,6 +94,7 @@ struct DateRangeBreakScanner {
             }
             found.append(makeBreak(id: id, entry))
         }
+        Self.findOwners(of: &unmatchedEnds, in: found)
         found = Self.droppingNested(found, ends: unmatchedEnds, playlist: playlist)
         for end in unmatchedEnds { Self.settle(end, in: &found, playlist: playlist) }
         return found.map(\.adBreak)
@@ -112,6 +119,32 @@ struct DateRangeBreakScanner {
         found[open].adBreak.isComplete = true
         found[open].adBreak.scte35In = end.bytes
         found[open].endedByMarker = true
+    }
+
+    /// Gives each end the break whose event it names by ID, looked up by
+    /// event ID so a long DVR window costs its number of breaks.
+    private static func findOwners(of ends: inout [SeparateEnd], in found: [Found]) {
+        guard !ends.isEmpty else { return }
+        var byEvent: [UInt32: [Int]] = [:]
+        for (offset, candidate) in found.enumerated() where candidate.adBreak.style == .dateRange {
+            for id in candidate.outSection?.eventIDs ?? [] { byEvent[id, default: []].append(offset) }
+        }
+        for position in ends.indices {
+            guard let section = ends[position].section else { continue }
+            let end = ends[position]
+            var owner: Int?
+            for id in section.eventIDs {
+                for offset in byEvent[id] ?? [] where offset > (owner ?? -1) {
+                    let candidate = found[offset].adBreak
+                    if candidate.segmentRange.lowerBound < end.index || !candidate.startsInPlaylist,
+                        section.ending(ofBreakStartedBy: found[offset].outSection) == .byEvent
+                    {
+                        owner = offset
+                    }
+                }
+            }
+            ends[position].ownerStart = owner.flatMap { found[$0].adBreak.scte35Out }
+        }
     }
 
     /// Drops the ranges that mark a part of another break (an ad's own
@@ -207,7 +240,7 @@ struct DateRangeBreakScanner {
             if section.isCueOut, entry.outBytes == nil {
                 entry.outBytes = bytes
                 entry.outSection = section
-            } else if section.isCueIn {
+            } else if section.isCueIn || section.isCancellation {
                 entry.inBytes = bytes
                 entry.inSection = section
                 entry.inIndex = index

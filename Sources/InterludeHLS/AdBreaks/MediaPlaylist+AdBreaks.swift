@@ -21,8 +21,14 @@ extension MediaPlaylist {
     /// - a break that starts inside another ends the other there, except a
     ///   segmentation start of a lower level inside a time_signal's break
     ///   (an ad or promo inside a placement opportunity, an opportunity
-    ///   inside a break or ad block), which is a part of it; and a segmentation end ends only a break of its own start
-    ///   type (0x35 ends 0x34's, not 0x30's);
+    ///   inside a break or ad block), which is a part of it; and a
+    ///   segmentation end ends only a break of its own start type (0x35
+    ///   ends 0x34's, not 0x30's);
+    /// - an end or a cancel that names the open break's event
+    ///   (`segmentation_event_id` or `splice_event_id`) ends it; an end of
+    ///   its kind with another ID ends it too (not every encoder is careful
+    ///   with IDs), unless the ID is a break's already ended (a repeated or
+    ///   late end); a cancel of another event ends nothing;
     /// - a DATERANGE with END-ON-NEXT=YES ends where the next range of its
     ///   CLASS starts;
     /// - SCTE-35 payloads are read as hex (with or without `0x`) or base64

@@ -15,18 +15,94 @@ extension SpliceInfoSection {
         return Set(segmentationDescriptors.lazy.map(\.typeID).filter(SegmentationDescriptor.startTypes.contains))
     }
 
-    /// True when this section, a cue-in, ends the break `start` began. A
-    /// splice_insert back to the network ends any break; a segmentation end
-    /// ends one begun by its own start type (SCTE 35 table 22 pairs each
-    /// start with the next type: 0x35 ends 0x34), so the end of an ad (0x31)
-    /// inside a placement opportunity (0x34) does not end the opportunity.
-    /// Without a time_signal start to match, any end ends the break.
-    func endsBreak(startedBy start: SpliceInfoSection?) -> Bool {
-        guard isCueIn else { return false }
-        guard case .timeSignal = command, let starts = start?.breakStartTypes, !starts.isEmpty else { return true }
-        return segmentationDescriptors.contains {
-            SegmentationDescriptor.endTypes.contains($0.typeID) && starts.contains($0.typeID &- 1)
+    /// How a cue-in or a cancel relates to the break a start began.
+    enum BreakEnding: Equatable {
+        /// It does not end that break.
+        case none
+        /// It ends it by kind: a return to the network, or a segmentation
+        /// end of the break's start type, with another event ID (encoders
+        /// are not all careful with IDs) or no start to compare it with.
+        case byKind
+        /// It names the break's own event: the end or the cancel of its
+        /// `segmentation_event_id` or `splice_event_id`.
+        case byEvent
+    }
+
+    /// True when this section cancels an event (`splice_event_cancel_indicator`
+    /// or a `segmentation_event_cancel_indicator`): the end of that event's
+    /// break, if it is open (MediaLive runs a time_signal without a
+    /// duration until its cancel).
+    var isCancellation: Bool {
+        switch command {
+        case .spliceInsert(let insert): return insert.isCancel
+        case .timeSignal: return segmentationDescriptors.contains(where: \.isCancel)
+        default: return false
         }
+    }
+
+    /// True when this section, a cue-in or a cancel, ends the break `start`
+    /// began (see ``ending(ofBreakStartedBy:)``).
+    func endsBreak(startedBy start: SpliceInfoSection?) -> Bool {
+        ending(ofBreakStartedBy: start) != .none
+    }
+
+    /// How this section ends the break `start` began. A splice_insert back
+    /// to the network ends any break; a segmentation end ends one begun by
+    /// its own start type (SCTE 35 table 22 pairs each start with the next
+    /// type: 0x35 ends 0x34), so the end of an ad (0x31) inside a placement
+    /// opportunity (0x34) does not end the opportunity. Without a
+    /// time_signal start to match, any end ends the break. A cancel ends
+    /// only the break of the event it names.
+    func ending(ofBreakStartedBy start: SpliceInfoSection?) -> BreakEnding {
+        switch command {
+        case .spliceInsert(let insert):
+            let ownEvent = start?.spliceEventID == insert.eventID
+            if insert.isCancel { return ownEvent ? .byEvent : .none }
+            guard !insert.isOutOfNetwork else { return .none }
+            return ownEvent ? .byEvent : .byKind
+        case .timeSignal:
+            let starts = start?.segmentationStarts ?? []
+            var ending = BreakEnding.none
+            for descriptor in segmentationDescriptors {
+                if descriptor.isCancel {
+                    if starts.contains(where: { $0.eventID == descriptor.eventID }) { return .byEvent }
+                    continue
+                }
+                guard SegmentationDescriptor.endTypes.contains(descriptor.typeID) else { continue }
+                if starts.isEmpty { ending = .byKind }
+                for paired in starts where paired.typeID == descriptor.typeID &- 1 {
+                    if paired.eventID == descriptor.eventID { return .byEvent }
+                    ending = .byKind
+                }
+            }
+            return ending
+        default:
+            return .none
+        }
+    }
+
+    /// The event IDs the section names: its splice_insert's
+    /// `splice_event_id`, or its segmentation descriptors'
+    /// `segmentation_event_id`s.
+    var eventIDs: [UInt32] {
+        switch command {
+        case .spliceInsert(let insert): return [insert.eventID]
+        case .timeSignal: return segmentationDescriptors.map(\.eventID)
+        default: return []
+        }
+    }
+
+    /// The `splice_event_id` of a splice_insert; nil for other commands.
+    private var spliceEventID: UInt32? {
+        guard case .spliceInsert(let insert) = command else { return nil }
+        return insert.eventID
+    }
+
+    /// The segmentation descriptors of a time_signal that start a break;
+    /// empty for other commands.
+    private var segmentationStarts: [SegmentationDescriptor] {
+        guard case .timeSignal = command else { return [] }
+        return segmentationDescriptors.filter { !$0.isCancel && SegmentationDescriptor.startTypes.contains($0.typeID) }
     }
 
     /// True when this section, a segmentation start of a lower level than

@@ -12,8 +12,9 @@ public struct PreparedOriginWindow: Sendable {
     let breaks: [AdBreak]
     /// The origin media sequence number of the first segment.
     let firstSequence: UInt64
-    /// The boundaries carrying a break's end (CUE-IN, SCTE35-IN, or a
-    /// cue-in OATCLS / SPLICEPOINT), in order, each with its SCTE-35
+    /// The boundaries carrying a break's end (CUE-IN, SCTE35-IN, a
+    /// SCTE35-CMD, OATCLS or SPLICEPOINT that returns to the network or
+    /// cancels an event), in order, each with its SCTE-35
     /// section when it has one (nil: the marker ends any break).
     let endMarkers: [EndMarker]
 
@@ -72,14 +73,25 @@ struct OriginWindow {
 
     /// The first boundary carrying the end of the break `start` began: CUE-IN,
     /// an Adobe `EXT-X-CUE:TYPE=SpliceIn`, a DATERANGE with SCTE35-IN, an
-    /// `EXT-X-SCTE35` with `CUE-IN=YES`, or an OATCLS / SPLICEPOINT /
-    /// EXT-X-SCTE35 payload that returns to the network. A segmentation end
+    /// `EXT-X-SCTE35` with `CUE-IN=YES`, or a DATERANGE SCTE35-CMD or an
+    /// OATCLS / SPLICEPOINT / EXT-X-SCTE35 payload that returns to the
+    /// network or cancels the break's event. A segmentation end
     /// ends only a break of its own start type (see
     /// ``SpliceInfoSection/endsBreak(startedBy:)``): an ad's end inside a
-    /// placement opportunity does not end the opportunity.
+    /// placement opportunity does not end the opportunity. The end or
+    /// cancel of the break's own event ID wins over an end of its kind with
+    /// another ID, which ends it only when no marker names its event.
     func firstEndMarker(endingBreakStartedBy start: [UInt8]?) -> Int? {
         let startSection = start.flatMap(SpliceInfoSection.init(cueBytes:))
-        return prepared.endMarkers.first { $0.section?.endsBreak(startedBy: startSection) ?? true }?.index
+        var firstOfKind: Int?
+        for marker in prepared.endMarkers {
+            switch marker.section?.ending(ofBreakStartedBy: startSection) ?? .byKind {
+            case .byEvent: return marker.index
+            case .byKind: firstOfKind = firstOfKind ?? marker.index
+            case .none: continue
+            }
+        }
+        return firstOfKind
     }
 
     static func endMarkers(in playlist: MediaPlaylist) -> [PreparedOriginWindow.EndMarker] {
@@ -92,9 +104,17 @@ struct OriginWindow {
                     markers.append(.init(index: index))
                 } else if tag.hasName(HLSTagName.adobeCue), CueMarkerValue.adobeCue(tag.valueText) == .spliceIn {
                     markers.append(.init(index: index))
-                } else if tag.hasName(HLSTagName.dateRange), let value = tag.attributes["SCTE35-IN"] {
-                    markers.append(
-                        .init(index: index, section: value.hexadecimalBytes.flatMap(SpliceInfoSection.init(cueBytes:))))
+                } else if tag.hasName(HLSTagName.dateRange) {
+                    if let value = tag.attributes["SCTE35-IN"] {
+                        markers.append(
+                            .init(
+                                index: index, section: value.hexadecimalBytes.flatMap(SpliceInfoSection.init(cueBytes:))
+                            ))
+                    } else if let section = tag.attributes["SCTE35-CMD"]?.hexadecimalBytes.flatMap(
+                        SpliceInfoSection.init(cueBytes:)), section.isCueIn || section.isCancellation
+                    {
+                        markers.append(.init(index: index, section: section))
+                    }
                 } else if tag.hasName(HLSTagName.scte35) {
                     let cue = CueMarkerValue.scte35Tag(tag.valueText)
                     // CUE-IN=YES ends the break whatever its payload says, as the scanner reads it.
@@ -104,7 +124,7 @@ struct OriginWindow {
                 } else if tag.hasName(HLSTagName.oatclsSCTE35) || tag.hasName(HLSTagName.splicePointSCTE35),
                     let section = tag.valueText.flatMap(MediaPlaylist.payloadBytes).flatMap(
                         SpliceInfoSection.init(cueBytes:)),
-                    section.isCueIn
+                    section.isCueIn || section.isCancellation
                 {
                     markers.append(.init(index: index, section: section))
                 }
