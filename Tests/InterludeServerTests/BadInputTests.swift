@@ -39,6 +39,28 @@ import Testing
         try expectStillServing(server)
     }
 
+    /// RFC 9112 §3.2: 400 for an HTTP/1.1 request without a Host, and for
+    /// any request with two; HTTP/1.0 needs none.
+    @Test func hostHeaderFieldsAreCheckedAsRFC9112Asks() throws {
+        let (server, directory) = try TestAdServer.start()
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        for head in [
+            "GET /health HTTP/1.1\r\nConnection: close\r\n\r\n",
+            "GET /health HTTP/1.1\r\nHost: a\r\nhost: b\r\nConnection: close\r\n\r\n",
+            "GET /health HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n",
+        ] {
+            let reply = try Loopback.exchange(Array(head.utf8), port: server.port)
+            #expect(statusLine(reply).contains(" 400"), "\(head.debugDescription)")
+            #expect(String(decoding: reply, as: UTF8.self).contains(#"{"error":{"#))
+        }
+        let old = try Loopback.exchange(Array("GET /health HTTP/1.0\r\n\r\n".utf8), port: server.port)
+        #expect(statusLine(old).contains(" 200"))
+        try expectStillServing(server)
+    }
+
     @Test func requestTargetWithoutSlashIs400JSON() throws {
         let (server, directory) = try TestAdServer.start()
         defer {

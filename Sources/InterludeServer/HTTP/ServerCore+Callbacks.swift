@@ -53,6 +53,18 @@ extension ServerCore {
                 completed: termination.rawValue == 0))
     }
 
+    /// Why a request's Host header fields are not acceptable, nil when they
+    /// are: RFC 9112 §3.2 has a server answer 400 to an HTTP/1.1 request
+    /// without a Host, and to any request with more than one
+    /// (libmicrohttpd 0.9.75 answers the first).
+    static func hostProblem(version: UnsafePointer<CChar>?, headers: HTTPHeaders) -> String? {
+        var hosts = 0
+        for field in headers where HTTPHeaders.namesMatch(field.name, "Host") { hosts += 1 }
+        if hosts > 1 { return "the request has \(hosts) Host header fields; one is allowed (RFC 9112 §3.2)" }
+        guard hosts == 0, let version, strcmp(version, "HTTP/1.1") == 0 else { return nil }
+        return "an HTTP/1.1 request needs a Host header field (RFC 9112 §3.2)"
+    }
+
     /// Access handler: called once when headers are in, once per body chunk,
     /// once at the end, and again after a resume.
     func access(
@@ -78,6 +90,10 @@ extension ServerCore {
             }
             if let length = request.headers["Content-Length"].flatMap(Int.init), length > configuration.maxBodyBytes {
                 return answer(bodyTooLarge, connection: connection, request: request)
+            }
+            if let problem = Self.hostProblem(version: version, headers: request.headers) {
+                return answer(
+                    HTTPError(status: 400, message: problem).response, connection: connection, request: request)
             }
             request.phase = .body
             return .YES
