@@ -180,7 +180,7 @@ extension InspectionReport.AdReport {
                 uiHideable: ad.uiHideable, vastAdTagURI: nil, mediaFiles: mediaFiles,
                 clickThrough: linear?.videoClicks?.clickThrough?.url, impressions: inLine.impressions.count,
                 trackingEvents: tracking, errorURLs: inLine.errors,
-                playable: !mediaFiles.isEmpty || hasNonLinear)
+                playable: Self.hasPlayableMedia(linear) || hasNonLinear)
             adServingID = inLine.adServingID
             description = inLine.description
             advertiser = inLine.advertiser.map { InspectionReport.AdvertiserReport(id: $0.id, name: $0.name) }

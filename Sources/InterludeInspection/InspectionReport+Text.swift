@@ -125,7 +125,15 @@ extension InspectionReport.VASTReport {
             lines.append(inner + "impressions: \(ad.impressions)")
             if !ad.trackingEvents.isEmpty { lines.append(inner + "tracking: \(countsText(ad.trackingEvents))") }
             for url in ad.errorURLs { lines.append(inner + "error URL: \(url)") }
-            if !ad.playable { lines.append(inner + "not playable: no media file") }
+            if !ad.playable, ad.kind == "inline" {
+                lines.append(
+                    inner
+                        + (ad.mediaFiles.isEmpty
+                            ? "not playable: no media file"
+                            : "not playable: no media file of a type the SDK plays (VAST error 403)"))
+            } else if !ad.playable {
+                lines.append(inner + "not playable: no media file")
+            }
             guard verbose else { continue }
             lines.append(contentsOf: ad.detailLines(indent: inner))
             for (index, wrapper) in (ad.wrappers ?? []).enumerated() {

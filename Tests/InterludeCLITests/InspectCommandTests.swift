@@ -35,6 +35,17 @@ struct InspectCommandTests {
         #expect(result.output.contains("result: playable"))
     }
 
+    /// An ad with only VPAID (or Flash) files is one the SDK fails with
+    /// 403, so it is no playable ad, as the exit status promises.
+    @Test func aVPAIDOnlyAdIsNotPlayable() async throws {
+        let result = await inspect([corpusPath("vast-client-js/vpaid.xml")])
+        #expect(result.exitCode == 1)
+        #expect(result.output.contains("not playable: no media file of a type the SDK plays (VAST error 403)"))
+        let json = await inspect(["--json", corpusPath("vast-client-js/vpaid.xml")])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        #expect(object["playable"] as? Bool == false)
+    }
+
     @Test func podAndBuffetAreNamed() async {
         let result = await inspect([corpusPath("vast-client-js/wrapper-multiple-ads.xml")])
         #expect(result.output.contains("pod of 2 and buffet of 2"))
@@ -135,7 +146,9 @@ struct InspectCommandTests {
         }
         let http = InMemoryHTTPClient(routes: routes)
         let result = await inspect(["http://127.0.0.1:9/vast-client-js/wrapper-a.xml"], http: http)
-        #expect(result.exitCode == 0)
+        // The chain ends at a VPAID-only ad: the SDK cannot play it (403), so no playable ad.
+        #expect(result.exitCode == 1)
+        #expect(result.output.contains("not playable: no media file of a type the SDK plays (VAST error 403)"))
         #expect(result.output.contains("wrapper chain (3 fetches):"))
         #expect(result.output.contains("[0] 200"))
         #expect(result.output.contains("http://127.0.0.1:9/vast-client-js/wrapper-b.xml"))

@@ -65,6 +65,7 @@ extension DocumentReader {
 
     mutating func readInLine(_ element: Int, version: String) -> InLine {
         var inLine = InLine()
+        var extensionVerifications: [Verification] = []
         for child in tree.childIndices(of: element) {
             let child = Int(child)
             switch name(child) {
@@ -93,14 +94,22 @@ extension DocumentReader {
                     violation("<Expires> \"\(text(child))\" is not a number of seconds", at: child)
                 }
             case "Creatives": inLine.creatives = readCreatives(child, inline: true)
-            case "Extensions": inLine.extensions.append(contentsOf: extensions(child))
+            case "Extensions":
+                inLine.extensions.append(contentsOf: extensions(child))
+                extensionVerifications.append(contentsOf: verificationsInExtensions(child))
             default: break
             }
         }
+        if inLine.adVerifications.isEmpty { inLine.adVerifications = extensionVerifications }
         if inLine.adSystem == nil { violation("<InLine> has no AdSystem", at: element) }
         if inLine.adTitle == nil { violation("<InLine> has no AdTitle", at: element) }
         if inLine.impressions.isEmpty { violation("<InLine> has no Impression", at: element) }
         if inLine.creatives.isEmpty { violation("<InLine> has no Creative", at: element) }
+        if Self.isVersion(version, atLeast: 4, 0) {
+            for (offset, creative) in inLine.creatives.enumerated() where creative.universalAdIDs.isEmpty {
+                violation("<Creative> \(offset + 1) has no UniversalAdId (required from VAST 4.0)", at: element)
+            }
+        }
         if inLine.adServingID == nil, Self.isVersion(version, atLeast: 4, 1) {
             violation("<InLine> has no AdServingId (required from VAST 4.1)", at: element)
         }
@@ -112,6 +121,7 @@ extension DocumentReader {
             followAdditionalWrappers: boolAttribute("followAdditionalWrappers", element),
             allowMultipleAds: boolAttribute("allowMultipleAds", element),
             fallbackOnNoAd: boolAttribute("fallbackOnNoAd", element))
+        var extensionVerifications: [Verification] = []
         for child in tree.childIndices(of: element) {
             let child = Int(child)
             switch name(child) {
@@ -130,10 +140,13 @@ extension DocumentReader {
                 wrapper.blockedAdCategories.append(
                     AdCategory(authority: attribute("authority", child), value: text(child)))
             case "Creatives": wrapper.creatives = readCreatives(child, inline: false)
-            case "Extensions": wrapper.extensions.append(contentsOf: extensions(child))
+            case "Extensions":
+                wrapper.extensions.append(contentsOf: extensions(child))
+                extensionVerifications.append(contentsOf: verificationsInExtensions(child))
             default: break
             }
         }
+        if wrapper.adVerifications.isEmpty { wrapper.adVerifications = extensionVerifications }
         if wrapper.adSystem == nil { violation("<Wrapper> has no AdSystem", at: element) }
         if wrapper.vastAdTagURI == nil { violation("<Wrapper> has no VASTAdTagURI", at: element) }
         if wrapper.impressions.isEmpty { violation("<Wrapper> has no Impression", at: element) }
@@ -186,6 +199,26 @@ extension DocumentReader {
                 }
             }
             verifications.append(verification)
+        }
+        return verifications
+    }
+
+    /// The verifications of an `<Extension type="AdVerifications">`, where
+    /// the Open Measurement guidance puts them before VAST 4.1 had its own
+    /// `<AdVerifications>` (and where IMA and vast-client-js read them):
+    /// an `<AdVerifications>` inside the extension, or its `<Verification>`s
+    /// directly. Used only when the ad has no `<AdVerifications>` element,
+    /// since a tag written for both carries the same verifications twice.
+    mutating func verificationsInExtensions(_ element: Int) -> [Verification] {
+        var verifications: [Verification] = []
+        for child in tree.childIndices(of: element) {
+            let child = Int(child)
+            guard name(child) == "Extension", tree.unprefixedAttribute("type", of: child) == "AdVerifications"
+            else { continue }
+            verifications.append(contentsOf: readVerifications(child))
+            for part in tree.childIndices(of: child) where name(Int(part)) == "AdVerifications" {
+                verifications.append(contentsOf: readVerifications(Int(part)))
+            }
         }
         return verifications
     }

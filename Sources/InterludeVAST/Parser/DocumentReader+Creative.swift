@@ -43,8 +43,8 @@ extension DocumentReader {
 
     mutating func readLinear(_ element: Int, inline: Bool) -> Linear {
         var linear = Linear()
-        if let raw = attribute("skipoffset", element) {
-            linear.skipOffset = VASTOffset(parsing: raw.trimmingXMLWhitespace())
+        if let raw = attribute("skipoffset", element) ?? miscasedAttribute("skipoffset", element) {
+            linear.skipOffset = offset(raw, at: element, what: "skipoffset")
             if linear.skipOffset == nil {
                 violation(
                     "skipoffset \"\(raw)\" is neither HH:MM:SS(.mmm) nor n%; the ad is read as not skippable",
@@ -168,6 +168,10 @@ extension DocumentReader {
             offset: attribute("offset", element).flatMap { time($0, at: element, what: "Icon offset") },
             apiFramework: attribute("apiFramework", element), pxratio: attribute("pxratio", element),
             altText: attribute("altText", element), hoverText: attribute("hoverText", element))
+        let missing = ["program", "width", "height", "xPosition", "yPosition"].filter { attribute($0, element) == nil }
+        if !missing.isEmpty {
+            violation("<Icon> has no \(missing.joined(separator: ", ")) (required by the VAST schema)", at: element)
+        }
         for child in tree.childIndices(of: element) {
             let child = Int(child)
             if let resource = resource(child) {

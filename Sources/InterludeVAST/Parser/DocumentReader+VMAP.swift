@@ -21,12 +21,32 @@ extension DocumentReader {
         return document
     }
 
+    /// A `timeOffset`: as VMAP writes it, or read as a violation when it
+    /// says plainly what it means (`Start`, `END`, bare seconds, unpadded
+    /// `H:M:S`), since dropping the break loses its ads.
+    mutating func breakTimeOffset(_ raw: String, at element: Int) -> BreakTimeOffset? {
+        let trimmed = raw.trimmingXMLWhitespace()
+        if let offset = BreakTimeOffset(parsing: trimmed) { return offset }
+        let lowered = trimmed.lowercased()
+        if lowered == "start" || lowered == "end" {
+            violation(
+                "<AdBreak> timeOffset \"\(raw)\" is spelt \(lowered) in VMAP; read as it", at: element,
+                code: .vmapSchemaError)
+            return lowered == "start" ? .start : .end
+        }
+        guard let time = Self.looseTime(trimmed) else { return nil }
+        violation(
+            "<AdBreak> timeOffset \"\(raw)\" is not HH:MM:SS(.mmm); read as \(formatNumber(time.seconds)) s",
+            at: element, code: .vmapSchemaError)
+        return .time(time)
+    }
+
     mutating func readAdBreak(_ element: Int) throws(VASTError) -> AdBreak? {
         guard let rawOffset = attribute("timeOffset", element) else {
             violation("<AdBreak> has no timeOffset; dropped", at: element, code: .vmapSchemaError)
             return nil
         }
-        guard let timeOffset = BreakTimeOffset(parsing: rawOffset.trimmingXMLWhitespace()) else {
+        guard let timeOffset = breakTimeOffset(rawOffset, at: element) else {
             violation(
                 "<AdBreak> timeOffset \"\(rawOffset)\" is not start, end, HH:MM:SS, n% or #n; dropped",
                 at: element, code: .vmapSchemaError)

@@ -122,19 +122,77 @@ struct DocumentReader {
         }
     }
 
-    /// A `HH:MM:SS(.mmm)` value. Lenient mode also accepts a bare number of
-    /// seconds (seen in the wild) with a warning.
+    /// A `HH:MM:SS(.mmm)` value. A bare number of seconds, or `H:M:S` with
+    /// fields not two digits wide (both seen in the wild, and read by
+    /// vast-client-js), is read too, as a violation.
     mutating func time(_ raw: String, at element: Int, what: String) -> VASTTime? {
         let trimmed = raw.trimmingXMLWhitespace()
         if let time = VASTTime(parsing: trimmed) { return time }
-        if let seconds = Double(trimmed), seconds.isFinite, seconds >= 0,
-            seconds * 1000 <= Double(VASTTime.maximumMilliseconds)
-        {
-            violation("\(what) \"\(raw)\" is not HH:MM:SS(.mmm); read as \(formatNumber(seconds)) s", at: element)
-            return VASTTime(seconds: seconds)
+        if let time = Self.looseTime(trimmed) {
+            violation("\(what) \"\(raw)\" is not HH:MM:SS(.mmm); read as \(formatNumber(time.seconds)) s", at: element)
+            return time
         }
         violation("\(what) \"\(raw)\" is not a valid time", at: element)
         return nil
+    }
+
+    /// An offset (`HH:MM:SS(.mmm)` or `n%`) for `skipoffset` and progress
+    /// tracking; a loose time (see ``looseTime(_:)``) is read as a
+    /// violation, as for ``time(_:at:what:)``. Nil, with no diagnostic,
+    /// when the value is neither: the caller says what that costs.
+    mutating func offset(_ raw: String, at element: Int, what: String) -> VASTOffset? {
+        let trimmed = raw.trimmingXMLWhitespace()
+        if let offset = VASTOffset(parsing: trimmed) { return offset }
+        guard !trimmed.hasSuffix("%"), let time = Self.looseTime(trimmed) else { return nil }
+        violation(
+            "\(what) \"\(raw)\" is not HH:MM:SS(.mmm) or n%; read as \(formatNumber(time.seconds)) s", at: element)
+        return .time(time)
+    }
+
+    /// A time written loosely: a bare number of seconds (`15`, `15.5`), or
+    /// `H:M:S(.f)` with unpadded fields (`0:0:15`); nil for anything else
+    /// (signs, exponents, `inf`, minutes or seconds of 60 and more).
+    static func looseTime(_ text: String) -> VASTTime? {
+        func isDecimal(_ part: Substring) -> Bool {
+            var dots = 0
+            var digits = 0
+            for character in part {
+                if character == "." { dots += 1 } else if character.isASCIIDigit { digits += 1 } else { return false }
+            }
+            return digits > 0 && dots <= 1
+        }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        let seconds: Double
+        switch parts.count {
+        case 1:
+            guard isDecimal(parts[0]), let value = Double(parts[0]) else { return nil }
+            seconds = value
+        case 3:
+            guard parts[0].allSatisfy(\.isASCIIDigit), parts[1].allSatisfy(\.isASCIIDigit), isDecimal(parts[2]),
+                let hours = Int(parts[0]), hours <= 999_999, let minutes = Int(parts[1]), minutes < 60,
+                let secondsPart = Double(parts[2]), secondsPart < 60
+            else { return nil }
+            seconds = Double((hours * 60 + minutes) * 60) + secondsPart
+        default:
+            return nil
+        }
+        guard seconds.isFinite, seconds * 1000 <= Double(VASTTime.maximumMilliseconds) else { return nil }
+        return VASTTime(seconds: seconds)
+    }
+
+    /// An attribute written with another case than the schema's
+    /// (`skipOffset` for `skipoffset`), read as a violation; nil when the
+    /// element has none.
+    mutating func miscasedAttribute(_ attributeName: String, _ element: Int) -> String? {
+        let lowered = attributeName.lowercased()
+        guard
+            let found = tree.attributes(of: element).first(where: {
+                $0.prefix == nil && $0.name != attributeName && $0.name.lowercased() == lowered
+            })
+        else { return nil }
+        violation(
+            "attribute \(found.name) on <\(name(element))> is spelt \(attributeName) in VAST; read as it", at: element)
+        return found.value
     }
 
     mutating func extensions(_ element: Int) -> [VASTExtension] {
@@ -169,18 +227,36 @@ struct DocumentReader {
                 warn(.schemaValidationError, "<Tracking event=\"\(eventName)\"> has no URL; ignored", at: child)
                 continue
             }
+            let event = knownEvent(eventName, at: child)
             var offset: VASTOffset?
             if let rawOffset = attribute("offset", child) {
-                offset = VASTOffset(parsing: rawOffset.trimmingXMLWhitespace())
+                offset = self.offset(rawOffset, at: child, what: "tracking offset")
                 if offset == nil {
                     violation("tracking offset \"\(rawOffset)\" is not a time or percentage", at: child)
                 }
-            } else if eventName == TrackingEventType.progress.rawValue {
+            } else if event == .progress {
                 violation("<Tracking event=\"progress\"> without an offset", at: child)
             }
-            events.append(TrackingEvent(event: TrackingEventType(eventName), url: url, offset: offset))
+            events.append(TrackingEvent(event: event, url: url, offset: offset))
         }
         return events
+    }
+
+    /// A tracking event name as VAST spells it. One in another case
+    /// (`Start`, `FIRSTQUARTILE`) is read as the event it names, as a
+    /// violation: its pings are owed. A name VAST does not define is kept
+    /// (it never fires) and is a violation too.
+    mutating func knownEvent(_ eventName: String, at element: Int) -> TrackingEventType {
+        let event = TrackingEventType(eventName)
+        guard !TrackingEventType.known.contains(event) else { return event }
+        let lowered = eventName.lowercased()
+        if let match = TrackingEventType.known.first(where: { $0.rawValue.lowercased() == lowered }) {
+            violation(
+                "<Tracking event=\"\(eventName)\"> is spelt \"\(match.rawValue)\" in VAST; read as it", at: element)
+            return match
+        }
+        violation("<Tracking event=\"\(eventName)\"> is not a VAST tracking event; it never fires", at: element)
+        return event
     }
 
     mutating func clickURL(_ element: Int) -> ClickURL? {

@@ -98,17 +98,37 @@ enum XMLEncoding {
         return Array(text.utf8)
     }
 
+    /// Latin-1 and windows-1252 bytes as UTF-8, both read as windows-1252,
+    /// as the WHATWG Encoding Standard (so every browser, and the web ad
+    /// players on them) reads both labels: 0x80–0x9F are the typographic
+    /// quotes, dashes, € and so on, not C1 controls.
     private static func transcodeLatin1(_ bytes: [UInt8]) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + bytes.count / 8)
         for byte in bytes {
             if byte < 0x80 {
                 output.append(byte)
+                continue
+            }
+            let scalar = (0x80...0x9F).contains(byte) ? windows1252C1[Int(byte - 0x80)] : UInt16(byte)
+            if scalar < 0x800 {
+                output.append(0xC0 | UInt8(scalar >> 6))
+                output.append(0x80 | UInt8(scalar & 0x3F))
             } else {
-                output.append(0xC0 | (byte >> 6))
-                output.append(0x80 | (byte & 0x3F))
+                output.append(0xE0 | UInt8(scalar >> 12))
+                output.append(0x80 | UInt8((scalar >> 6) & 0x3F))
+                output.append(0x80 | UInt8(scalar & 0x3F))
             }
         }
         return output
     }
+
+    /// windows-1252's 0x80–0x9F (WHATWG index); the five bytes it leaves
+    /// undefined stay the C1 control of the same value.
+    private static let windows1252C1: [UInt16] = [
+        0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+        0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
+        0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+        0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
+    ]
 }
