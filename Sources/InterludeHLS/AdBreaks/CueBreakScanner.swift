@@ -213,12 +213,73 @@ struct CueBreakScanner {
     /// (29.97 fps media rarely lands on the announced second).
     static let tolerance = 0.1
 
+    /// Ends the open break at boundary `index` when that reaches its planned
+    /// duration, unless the markers say it runs on: a continuation on the
+    /// segment at `index` (a break that overran its announced length), or
+    /// an explicit end further on that comes before any other break's
+    /// start (MediaConvert writes `CUE-OUT:4` and its CUE-IN three 10 s
+    /// segments later). The planned duration only ends a break that no
+    /// marker ends.
     private mutating func closeIfPlannedDurationReached(at index: Int) {
         guard let openIndex, let planned = breaks[openIndex].plannedDuration,
             index > breaks[openIndex].segmentRange.lowerBound,
-            playlist.boundaryTime(index) >= breaks[openIndex].startTime + planned - Self.tolerance
+            playlist.boundaryTime(index) >= breaks[openIndex].startTime + planned - Self.tolerance,
+            !markersContinueBreak(at: index)
         else { return }
         close(at: index, scte35In: nil)
+    }
+
+    /// True when boundary `index` carries a continuation of a break, or an
+    /// end marker comes at or after it before any marker of another kind.
+    private func markersContinueBreak(at index: Int) -> Bool {
+        var position = index
+        while position <= playlist.segments.count {
+            let groups =
+                position < playlist.segments.count
+                ? [playlist.segments[position].tags, playlist.segments[position].tagsAfterInfo]
+                : [playlist.trailingTags]
+            for tags in groups {
+                for tag in tags where !tag.isComment {
+                    switch Self.markerKind(tag) {
+                    case .continuation: if position == index { return true }
+                    case .end: return true
+                    case .other: return false
+                    case nil: continue
+                    }
+                }
+            }
+            position += 1
+        }
+        return false
+    }
+
+    private enum MarkerKind { case continuation, end, other }
+
+    /// What a tag says about an open break: it continues it, ends it, is
+    /// some other marker (a start, or a payload to decode), or nothing.
+    private static func markerKind(_ tag: HLSTag) -> MarkerKind? {
+        if tag.hasName(HLSTagName.cueOutCont) || tag.hasName(HLSTagName.adobeCueCont) { return .continuation }
+        if tag.hasName(HLSTagName.cueIn) { return .end }
+        if tag.hasName(HLSTagName.adobeCue) {
+            switch CueMarkerValue.adobeCue(tag.valueText) {
+            case .spliceIn: return .end
+            case .spliceOut: return .other
+            case .other: return nil
+            }
+        }
+        if tag.hasName(HLSTagName.scte35) {
+            switch CueMarkerValue.scte35Tag(tag.valueText).state {
+            case .continuation: return .continuation
+            case .back: return .end
+            case .out, .fromPayload: return .other
+            }
+        }
+        if tag.hasName(HLSTagName.cueOut) || tag.hasName(HLSTagName.oatclsSCTE35)
+            || tag.hasName(HLSTagName.splicePointSCTE35) || tag.hasName(HLSTagName.dateRange)
+        {
+            return .other
+        }
+        return nil
     }
 
     private mutating func close(at index: Int, scte35In: [UInt8]?) {

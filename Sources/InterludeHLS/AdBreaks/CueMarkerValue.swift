@@ -125,17 +125,73 @@ enum CueMarkerValue {
     }
 
     /// The value of `name=` (`name` upper-case; matched case-insensitively)
-    /// in a comma-separated list.
+    /// in a comma-separated list. A blank outside quotes that comes before
+    /// another `NAME=` separates fields too: x9k3's README writes
+    /// `CUE="…" CUE-OUT=YES`, and the payload would otherwise swallow the rest.
     static func field(_ name: String, in text: String) -> String? {
-        for item in text.split(separator: ",") {
-            guard let equals = item.firstIndex(of: "=") else { continue }
-            let key = item[..<equals].trimmingWhitespace()
-            guard key.utf8.count == name.utf8.count, key.uppercased() == name else { continue }
-            var value = item[item.index(after: equals)...].trimmingWhitespace()
+        var result: String?
+        forEachField(in: text) { key, value in
+            guard key.utf8.count == name.utf8.count, key.uppercased() == name else { return true }
+            var value = value
             if value.count >= 2, value.first == "\"", value.last == "\"" {
                 value = value.dropFirst().dropLast()
             }
-            return String(value)
+            result = String(value)
+            return false
+        }
+        return result
+    }
+
+    /// Calls `body` with each `key=value` field's trimmed key and value, in
+    /// order, until it returns false; items without `=` are skipped.
+    private static func forEachField(in text: String, _ body: (Substring, Substring) -> Bool) {
+        let utf8 = text.utf8
+        var itemStart = utf8.startIndex
+        var index = itemStart
+        var inQuotes = false
+        func emit(_ end: String.Index) -> Bool {
+            let item = Substring(text[itemStart..<end])
+            guard let equals = item.firstIndex(of: "=") else { return true }
+            return body(item[..<equals].trimmingWhitespace(), item[item.index(after: equals)...].trimmingWhitespace())
+        }
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "\"") {
+                inQuotes.toggle()
+            } else if !inQuotes, byte == UInt8(ascii: ",") {
+                guard emit(index) else { return }
+                itemStart = utf8.index(after: index)
+            } else if !inQuotes, byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t"),
+                let next = keyStart(after: index, in: utf8), text[itemStart..<index].contains("=")
+            {
+                guard emit(index) else { return }
+                itemStart = next
+                index = next
+                continue
+            }
+            index = utf8.index(after: index)
+        }
+        _ = emit(utf8.endIndex)
+    }
+
+    /// Where a `NAME=` begins after the blanks at `index`, nil when what
+    /// follows the blanks is not a name and `=`.
+    private static func keyStart(after index: String.Index, in utf8: String.UTF8View) -> String.Index? {
+        var position = index
+        while position < utf8.endIndex, utf8[position] == UInt8(ascii: " ") || utf8[position] == UInt8(ascii: "\t") {
+            position = utf8.index(after: position)
+        }
+        let start = position
+        while position < utf8.endIndex {
+            let byte = utf8[position]
+            let isNameByte =
+                (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: "_")
+            if byte == UInt8(ascii: "=") { return position > start ? start : nil }
+            guard isNameByte else { return nil }
+            position = utf8.index(after: position)
         }
         return nil
     }

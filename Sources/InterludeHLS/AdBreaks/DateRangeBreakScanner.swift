@@ -254,11 +254,11 @@ struct DateRangeBreakScanner {
         var startIndex = entry.firstIndex
         var startTime = playlist.boundaryTime(startIndex)
         let startDate = Self.startDate(of: range)
-        if let date = startDate, let first = playlist.segments.first?.programDateTime {
+        if let date = startDate, let time = playlist.time(atDate: date) {
             // By date: a DATERANGE may be written before its time, or stay
             // in the window after its start slid out.
             startIndex = playlist.boundaryIndex(atOrAfter: date)
-            startTime = date.timeIntervalSince(first)
+            startTime = time
         }
         var actual = range.duration
         if actual == nil, let startDate, let endDate = range.endDate ?? entry.followingStart {
@@ -309,16 +309,39 @@ struct DateRangeBreakScanner {
 }
 
 extension MediaPlaylist {
-    /// The index of the first segment that starts at or after `date` (within
-    /// a millisecond), `segments.count` past the end; 0 before the start.
+    /// The index of the first segment that starts at or after `date`, a
+    /// segment whose PROGRAM-DATE-TIME is up to 0.1 s before it included
+    /// (packagers round dates to the millisecond, and a START-DATE a
+    /// millisecond after its segment's date means that segment);
+    /// `segments.count` past the end; 0 before the start.
     func boundaryIndex(atOrAfter date: Date) -> Int {
         var low = 0
         var high = segments.count
         while low < high {
             let middle = (low + high) / 2
             guard let start = segments[middle].programDateTime else { return segments.count }
-            if start.timeIntervalSince(date) < -0.0005 { low = middle + 1 } else { high = middle }
+            if start.timeIntervalSince(date) < -CueBreakScanner.tolerance { low = middle + 1 } else { high = middle }
         }
         return low
+    }
+
+    /// Seconds from the start of the first segment to `date`, measured from
+    /// the dated segment at or before it, so a PROGRAM-DATE-TIME that jumps
+    /// at a discontinuity (or drifts from the EXTINF sums over a long
+    /// window) does not move it; a date within 0.1 s of a segment's is that
+    /// segment's start. Negative before the first segment; nil without
+    /// dates.
+    func time(atDate date: Date) -> Double? {
+        guard let first = segments.first?.programDateTime else { return nil }
+        let index = boundaryIndex(atOrAfter: date)
+        if index < segments.count, let start = segments[index].programDateTime,
+            abs(start.timeIntervalSince(date)) <= CueBreakScanner.tolerance
+        {
+            return segments[index].startTime
+        }
+        if index > 0, let start = segments[index - 1].programDateTime {
+            return segments[index - 1].startTime + date.timeIntervalSince(start)
+        }
+        return date.timeIntervalSince(first)
     }
 }

@@ -13,9 +13,15 @@ extension MediaPlaylist {
     ///   START-DATE before the first segment) starts at a negative
     ///   ``AdBreak/startTime`` and ``AdBreak/startsInPlaylist`` is false;
     /// - a break with no duration ends at its CUE-IN / SCTE35-IN; one with a
-    ///   planned duration and no end marker ends at the first segment
-    ///   boundary that reaches it (within 0.1 s), so a marker that never
-    ///   closes does not swallow the rest of the stream;
+    ///   planned duration ends at the first segment boundary that reaches it
+    ///   (within 0.1 s), so a marker that never closes does not swallow the
+    ///   rest of the stream, unless its markers say it runs on (a
+    ///   continuation on that boundary, or a CUE-IN further on before any
+    ///   other break's start);
+    /// - a DATERANGE starts where its START-DATE falls, measured from the
+    ///   dated segment before it (a clock that jumps at a discontinuity
+    ///   does not move it), a date within 0.1 s of a segment's being that
+    ///   segment;
     /// - one avail marked in two styles at once (CUE-OUT and a DATERANGE on
     ///   one segment) is one break, the DATERANGE's;
     /// - a break that starts inside another ends the other there, except a
@@ -31,6 +37,8 @@ extension MediaPlaylist {
     ///   late end); a cancel of another event ends nothing;
     /// - a DATERANGE with END-ON-NEXT=YES ends where the next range of its
     ///   CLASS starts;
+    /// - attribute lists are read as packagers write them: `EXT-X-SCTE35`
+    ///   fields separated by blanks (x9k3) as well as commas;
     /// - SCTE-35 payloads are read as hex (with or without `0x`) or base64
     ///   (padded or not, standard or URL-safe), and their CRC is not checked.
     public var adBreaks: [AdBreak] {

@@ -126,6 +126,8 @@ public struct MediaPlaylist: Sendable, Hashable {
     /// True when `EXT-X-ENDLIST` appears anywhere (the playlist will not change).
     public var hasEndList: Bool {
         trailingTags.contains { $0.name == HLSTagName.endList }
+            // A playlist without segments keeps it with its header tags.
+            || tags.contains { $0.name == HLSTagName.endList }
             || segments.contains { $0.tag(HLSTagName.endList) != nil }
     }
 

@@ -156,9 +156,7 @@ extension LiveStitchTimeline {
             return window.time(at: index) - record.anchor.elapsed
         }
         if let detected { return detected.startTime }
-        if let date = record.request.startDate, let first = window.playlist.segments.first?.programDateTime {
-            return date.timeIntervalSince(first)
-        }
+        if let date = record.request.startDate, let time = window.playlist.time(atDate: date) { return time }
         return nil
     }
 

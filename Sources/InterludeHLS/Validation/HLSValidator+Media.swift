@@ -42,7 +42,9 @@ extension HLSValidator {
             case HLSTagName.programDateTime: hasProgramDateTime = true
             case HLSTagName.part: hasParts = true
             case HLSTagName.endList:
-                endListLine = endListLine ?? (segmentIndex < playlist.segments.count ? tag.line : nil)
+                // Segments after it (none when the playlist has none: the tag then sits with the header).
+                let segmentsFollow = !playlist.segments.isEmpty && segmentIndex < playlist.segments.count
+                endListLine = endListLine ?? (segmentsFollow ? tag.line : nil)
             case HLSTagName.playlistType:
                 if let value = tag.valueText, value != "VOD", value != "EVENT" {
                     findings.append(
@@ -53,6 +55,23 @@ extension HLSValidator {
             case HLSTagName.dateRange:
                 findings += checkDateRange(DateRange(tag: tag), against: &dateRanges)
             default: break
+            }
+        }
+        for (_, tag) in all where tag.name == HLSTagName.dateRange && !tag.isComment {
+            let range = DateRange(tag: tag)
+            guard range.attributes["START-DATE"] == nil else { continue }
+            // RFC 8216bis requires START-DATE on every tag, yet its own SCTE-35
+            // example (and Elemental's SCTE35-IN tag) leaves it off a tag
+            // that continues a range of the same ID: that range still has one.
+            if let id = range.id, dateRanges[id]?.attributes["START-DATE"] != nil {
+                findings.append(
+                    HLSFinding(
+                        .warning, .missingAttribute,
+                        "EXT-X-DATERANGE without START-DATE (its range, ID=\"\(id)\", has one on another tag)",
+                        line: tag.line))
+            } else {
+                findings.append(
+                    HLSFinding(.error, .missingAttribute, "EXT-X-DATERANGE without START-DATE", line: tag.line))
             }
         }
         if !hasProgramDateTime {

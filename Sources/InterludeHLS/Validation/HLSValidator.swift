@@ -42,6 +42,8 @@ public enum HLSValidator {
         let attributes = tag.attributes
         for name in required where !attributes.contains(name) {
             if tag.name == HLSTagName.key, name == "URI" { continue }
+            // Judged with the other tags of its ID (see the media playlist's checks).
+            if tag.name == HLSTagName.dateRange, name == "START-DATE" { continue }
             findings.append(HLSFinding(.error, .missingAttribute, "\(tag.name) without \(name)", line: tag.line))
         }
         if tag.name == HLSTagName.key, let method = attributes.string("METHOD"), method != "NONE",
