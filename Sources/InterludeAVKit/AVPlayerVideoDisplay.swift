@@ -10,6 +10,11 @@
     /// on), completion, errors (401 when the file is missing, 405 otherwise)
     /// and ID3 timed metadata with its presentation time to the SDK. IMA's
     /// `IMAAVPlayerVideoDisplay`.
+    ///
+    /// ``reset()`` removes everything it added to the player (observers, the
+    /// metadata output); the managers call it when they are destroyed. An
+    /// app that drops a display it drove itself, on a player that lives on,
+    /// calls it first.
     @MainActor
     public final class AVPlayerVideoDisplay: NSObject, VideoDisplay {
         public let player: AVPlayer
@@ -22,6 +27,15 @@
         private var notificationTokens: [NSObjectProtocol] = []
         private var timeObserver: Any?
         private var metadataOutput: AVPlayerItemMetadataOutput?
+        /// The item loaded last, and what was last reported of its status.
+        private var item: AVPlayerItem?
+        private var reportedStatus: AVPlayerItem.Status = .unknown
+        /// Counts loads and resets. Each callback carries the value of its
+        /// registration and is dropped when it differs: a notification, a
+        /// KVO change or a progress tick already queued on the main queue
+        /// still runs after its observer is removed, and must not reach the
+        /// next ad (or the next stream) as its own.
+        private var generation = 0
         /// Seconds between progress reports: 0.25 for ads, 0.2 for streams (DAI.md §1).
         private var progressInterval: TimeInterval = 0.25
 
@@ -42,9 +56,15 @@
 
         public var currentMediaTime: TimeInterval { player.currentTime().seconds.finiteOrZero }
         public var totalMediaTime: TimeInterval { player.currentItem?.duration.seconds.finiteOrZero ?? 0 }
+        /// The end of the loaded range the playhead is in (after a seek
+        /// there may be several, in no promised order), else of the one
+        /// that reaches furthest.
         public var bufferedMediaTime: TimeInterval {
-            guard let range = player.currentItem?.loadedTimeRanges.last?.timeRangeValue else { return 0 }
-            return (range.start + range.duration).seconds.finiteOrZero
+            let ranges = player.currentItem?.loadedTimeRanges.map(\.timeRangeValue) ?? []
+            let now = player.currentTime()
+            guard let range = ranges.first(where: { $0.containsTime(now) }) ?? ranges.max(by: { $0.end < $1.end })
+            else { return 0 }
+            return range.end.seconds.finiteOrZero
         }
         public var isPlaying: Bool { player.rate != 0 }
 
@@ -72,33 +92,41 @@
             self.progressInterval = progressInterval
             started = false
             let item = AVPlayerItem(url: url)
-            statusObservation = item.observe(\.status, options: [.new]) { [weak self] item, _ in
-                let status = item.status
-                let error = item.error
-                Task { @MainActor in self?.statusChanged(status, error: error) }
-            }
+            self.item = item
+            let generation = self.generation
             // KVO may call on any thread, and separate Tasks need not run in
             // the order the changes happened: each handler re-reads the
-            // current state on the main actor instead of trusting a captured value.
+            // current state on the main actor instead of trusting a captured
+            // value (nor reads the item off the main actor).
+            statusObservation = item.observe(\.status, options: [.new]) { [weak self] _, _ in
+                Task { @MainActor in self?.statusChanged(generation: generation) }
+            }
             bufferObservations = [
                 player.observe(\.timeControlStatus, options: [.new]) { [weak self] _, _ in
-                    Task { @MainActor in self?.timeControlStatusChanged() }
+                    Task { @MainActor in self?.timeControlStatusChanged(generation: generation) }
                 },
                 item.observe(\.loadedTimeRanges, options: [.new]) { [weak self] _, _ in
-                    Task { @MainActor in self?.loadedRangesChanged() }
+                    Task { @MainActor in self?.loadedRangesChanged(generation: generation) }
                 },
             ]
             let center = NotificationCenter.default
             notificationTokens.append(
-                center.addObserver(forName: .AVPlayerItemDidPlayToEndTime, object: item, queue: .main) {
+                center.addObserver(forName: AVPlayerItem.didPlayToEndTimeNotification, object: item, queue: .main) {
                     [weak self] _ in
-                    MainActor.assumeIsolated { self?.finished() }
+                    MainActor.assumeIsolated {
+                        guard let self, self.generation == generation else { return }
+                        self.finished()
+                    }
                 })
             notificationTokens.append(
-                center.addObserver(forName: .AVPlayerItemFailedToPlayToEndTime, object: item, queue: .main) {
-                    [weak self] note in
+                center.addObserver(
+                    forName: AVPlayerItem.failedToPlayToEndTimeNotification, object: item, queue: .main
+                ) { [weak self] note in
                     let error = note.userInfo?[AVPlayerItemFailedToPlayToEndTimeErrorKey] as? Error
-                    MainActor.assumeIsolated { self?.failed(error) }
+                    MainActor.assumeIsolated {
+                        guard let self, self.generation == generation else { return }
+                        self.failed(error)
+                    }
                 })
             let output = AVPlayerItemMetadataOutput(identifiers: nil)
             output.setDelegate(self, queue: .main)
@@ -115,9 +143,10 @@
             }
             started = true
             let interval = CMTime(seconds: progressInterval, preferredTimescale: 600)
+            let generation = self.generation
             timeObserver = player.addPeriodicTimeObserver(forInterval: interval, queue: .main) { [weak self] time in
                 MainActor.assumeIsolated {
-                    guard let self, self.isPlaying else { return }
+                    guard let self, self.generation == generation, self.isPlaying else { return }
                     self.delegate?.videoDisplay(
                         self, didProgressToMediaTime: time.seconds.finiteOrZero, totalTime: self.totalMediaTime)
                 }
@@ -138,10 +167,12 @@
         }
 
         public func seek(to time: TimeInterval) {
-            player.seek(to: CMTime(seconds: time, preferredTimescale: 600))
+            guard time.isFinite else { return }
+            player.seek(to: CMTime(seconds: max(0, time), preferredTimescale: 600))
         }
 
         private func detach() {
+            generation &+= 1
             statusObservation?.invalidate()
             statusObservation = nil
             for observation in bufferObservations { observation.invalidate() }
@@ -151,13 +182,24 @@
             notificationTokens.removeAll()
             if let timeObserver { player.removeTimeObserver(timeObserver) }
             timeObserver = nil
+            if let metadataOutput {
+                // A batch already handed to the main queue is dropped by identity (see the delegate).
+                metadataOutput.setDelegate(nil, queue: nil)
+                item?.remove(metadataOutput)
+            }
             metadataOutput = nil
+            item = nil
+            reportedStatus = .unknown
         }
 
-        private func statusChanged(_ status: AVPlayerItem.Status, error: Error?) {
-            switch status {
+        /// Reports the loaded item's status once per change: ready is a
+        /// load, failed an error.
+        private func statusChanged(generation: Int) {
+            guard generation == self.generation, let item, item.status != reportedStatus else { return }
+            reportedStatus = item.status
+            switch item.status {
             case .readyToPlay: delegate?.videoDisplayDidLoad(self)
-            case .failed: failed(error)
+            case .failed: failed(item.error)
             default: break
             }
         }
@@ -165,8 +207,8 @@
         /// Buffering is the player waiting to play for want of media
         /// (`waitingToPlayAtSpecifiedRate` for stalls or buffering-rate
         /// checks); it ends when the player plays again.
-        private func timeControlStatusChanged() {
-            guard started, player.currentItem != nil else { return }
+        private func timeControlStatusChanged(generation: Int) {
+            guard generation == self.generation, started, player.currentItem != nil else { return }
             switch player.timeControlStatus {
             case .waitingToPlayAtSpecifiedRate:
                 let reason = player.reasonForWaitingToPlay
@@ -187,8 +229,8 @@
             }
         }
 
-        private func loadedRangesChanged() {
-            guard player.currentItem != nil else { return }
+        private func loadedRangesChanged(generation: Int) {
+            guard generation == self.generation, player.currentItem != nil else { return }
             delegate?.videoDisplay(self, didBufferToMediaTime: bufferedMediaTime)
         }
 
@@ -198,15 +240,40 @@
         }
 
         private func failed(_ error: Error?) {
-            let nsError = error as NSError?
-            let missing =
-                nsError?.code == NSURLErrorFileDoesNotExist || nsError?.code == NSURLErrorResourceUnavailable
-                || nsError?.code == NSURLErrorBadServerResponse
+            let missing = Self.isMissingMedia(error) || Self.errorLogSaysMissing(item)
             delegate?.videoDisplay(
                 self,
                 didReceiveError: missing
                     ? VideoDisplayError.mediaNotFound
                     : VideoDisplayError.cannotDisplay(error?.localizedDescription ?? "unknown"))
+        }
+
+        /// True when the error, or one it wraps, says the media is not there
+        /// (VAST 401, not 405). AVFoundation reports an HTTP 404 as its own
+        /// error with CoreMedia's (-12938) or the URL loading system's
+        /// beneath it, so the domain is checked and the chain walked.
+        private static func isMissingMedia(_ error: Error?) -> Bool {
+            var next = error.map { $0 as NSError }
+            var depth = 0
+            while let current = next, depth < 8 {
+                switch (current.domain, current.code) {
+                case (NSURLErrorDomain, NSURLErrorFileDoesNotExist), (NSURLErrorDomain, NSURLErrorResourceUnavailable),
+                    (NSURLErrorDomain, NSURLErrorBadServerResponse), (NSCocoaErrorDomain, NSFileReadNoSuchFileError),
+                    (NSCocoaErrorDomain, NSFileNoSuchFileError), (NSPOSIXErrorDomain, Int(ENOENT)),
+                    ("CoreMediaErrorDomain", -12938):
+                    return true
+                default:
+                    next = current.userInfo[NSUnderlyingErrorKey] as? NSError
+                    depth += 1
+                }
+            }
+            return false
+        }
+
+        /// True when the item's error log ends with an HTTP 404 or 410.
+        private static func errorLogSaysMissing(_ item: AVPlayerItem?) -> Bool {
+            guard let status = item?.errorLog()?.events.last?.errorStatusCode else { return false }
+            return status == 404 || status == 410
         }
     }
 
@@ -233,8 +300,12 @@
                 }
             }
             guard !reports.isEmpty else { return }
+            let batch = reports
+            let outputID = ObjectIdentifier(output)
             MainActor.assumeIsolated {
-                for (values, time) in reports {
+                // Delivered on the main queue; one queued before a reset or the next load is not this item's.
+                guard let current = self.metadataOutput, ObjectIdentifier(current) == outputID else { return }
+                for (values, time) in batch {
                     self.delegate?.videoDisplay(self, didReceiveTimedMetadata: values, presentationTime: time)
                 }
             }

@@ -31,8 +31,14 @@
             }
             countdownLabel.textColor = .white
             countdownLabel.font = .monospacedDigitSystemFont(ofSize: 14, weight: .medium)
-            learnMoreButton.addTarget(self, action: #selector(learnMoreTapped), for: .touchUpInside)
-            skipButton.addTarget(self, action: #selector(skipTapped), for: .touchUpInside)
+            // tvOS buttons are pressed with the remote's Select: primaryActionTriggered, not a touch.
+            #if os(tvOS)
+                let pressed = UIControl.Event.primaryActionTriggered
+            #else
+                let pressed = UIControl.Event.touchUpInside
+            #endif
+            learnMoreButton.addTarget(self, action: #selector(learnMoreTapped), for: pressed)
+            skipButton.addTarget(self, action: #selector(skipTapped), for: pressed)
             NSLayoutConstraint.activate([
                 learnMoreButton.topAnchor.constraint(equalTo: safeAreaLayoutGuide.topAnchor, constant: 12),
                 learnMoreButton.trailingAnchor.constraint(equalTo: safeAreaLayoutGuide.trailingAnchor, constant: -12),

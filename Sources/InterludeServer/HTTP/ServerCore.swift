@@ -1,6 +1,5 @@
 import CMicroHTTPD
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -47,9 +46,9 @@ final class ServerCore: Sendable {
     /// Requests begun and not completed. An atomic, not `state`: it changes
     /// twice per request on every polling thread, which then need not take
     /// the lock the timers and deferred answers hold.
-    let inFlight = Atomic<Int>(0)
+    let inFlight = ServerAtomic<Int>(0)
     /// Stopped accepting; answers carry `Connection: close`. Read once per answer.
-    let draining = Atomic<Bool>(false)
+    let draining = ServerAtomic<Bool>(false)
     /// Timers for delayed and dripped answers; never the polling threads.
     let timerQueue = DispatchQueue(label: "interlude.http.timers")
     /// Where deferred answers run: threads of their own, so an answer that
@@ -57,11 +56,11 @@ final class ServerCore: Sendable {
     /// pool never keep another deferred answer from finishing.
     let deferredExecutor = DispatchTaskExecutor(label: "interlude.http.deferred")
     /// Which daemon gets the next connection the direct path hands on.
-    let nextDaemon = Atomic<Int>(0)
+    let nextDaemon = ServerAtomic<Int>(0)
     /// Connections the direct path accepted and are still open (its own and
     /// those handed to the daemons): it accepts only below the limit, and
     /// leaves the rest waiting in the backlog, as libmicrohttpd does.
-    let openConnections = Atomic<Int>(0)
+    let openConnections = ServerAtomic<Int>(0)
     #if os(Linux)
         /// The direct path's listener and loops, when it runs.
         let front = Locked<DirectFront?>(nil)

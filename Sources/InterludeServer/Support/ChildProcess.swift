@@ -32,8 +32,11 @@ package enum ChildProcess {
     {
         #if os(Linux)
             return try spawn(executable, arguments, keepOutput: keepOutput)
-        #else
+        #elseif os(macOS)
             return try foundationRun(executable, arguments, keepOutput: keepOutput)
+        #else
+            // iOS and tvOS run no child processes (Foundation has no Process there).
+            throw ChildProcessError(message: "cannot run \(executable): no child processes on this platform")
         #endif
     }
 
@@ -125,7 +128,7 @@ package enum ChildProcess {
         private static func failure(_ call: String, _ executable: String) -> ChildProcessError {
             ChildProcessError(message: "cannot run \(executable): \(call) failed (\(String(cString: strerror(errno))))")
         }
-    #else
+    #elseif os(macOS)
         private static func foundationRun(_ executable: String, _ arguments: [String], keepOutput: Bool)
             throws(ChildProcessError) -> Outcome
         {
@@ -146,8 +149,10 @@ package enum ChildProcess {
             // read here: a child filling one pipe must never block on the other.
             let errorData = Locked(Data())
             let errorsRead = DispatchSemaphore(value: 0)
+            // The handle, not the pipe, crosses to the thread: FileHandle is Sendable.
+            let errorHandle = errors.fileHandleForReading
             let reader = Thread {
-                errorData.withLock { $0 = errors.fileHandleForReading.readDataToEndOfFile() }
+                errorData.withLock { $0 = errorHandle.readDataToEndOfFile() }
                 errorsRead.signal()
             }
             reader.start()
