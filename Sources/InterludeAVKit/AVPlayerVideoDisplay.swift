@@ -250,30 +250,42 @@
 
         /// True when the error, or one it wraps, says the media is not there
         /// (VAST 401, not 405). AVFoundation reports an HTTP 404 as its own
-        /// error with CoreMedia's (-12938) or the URL loading system's
-        /// beneath it, so the domain is checked and the chain walked.
+        /// error with CoreMedia's -12938 beneath it (in CoreMediaErrorDomain
+        /// or as an OSStatus), so domains are checked and the chain walked.
+        /// The URL loading system's generic codes count only as the deepest
+        /// error: above a status of their own they say nothing of which.
         private static func isMissingMedia(_ error: Error?) -> Bool {
             var next = error.map { $0 as NSError }
             var depth = 0
             while let current = next, depth < 8 {
                 switch (current.domain, current.code) {
-                case (NSURLErrorDomain, NSURLErrorFileDoesNotExist), (NSURLErrorDomain, NSURLErrorResourceUnavailable),
-                    (NSURLErrorDomain, NSURLErrorBadServerResponse), (NSCocoaErrorDomain, NSFileReadNoSuchFileError),
-                    (NSCocoaErrorDomain, NSFileNoSuchFileError), (NSPOSIXErrorDomain, Int(ENOENT)),
-                    ("CoreMediaErrorDomain", -12938):
+                case ("CoreMediaErrorDomain", -12938), (NSOSStatusErrorDomain, -12938),
+                    (NSURLErrorDomain, NSURLErrorFileDoesNotExist), (NSCocoaErrorDomain, NSFileReadNoSuchFileError),
+                    (NSCocoaErrorDomain, NSFileNoSuchFileError), (NSPOSIXErrorDomain, Int(ENOENT)):
                     return true
                 default:
-                    next = current.userInfo[NSUnderlyingErrorKey] as? NSError
-                    depth += 1
+                    break
+                }
+                next = current.userInfo[NSUnderlyingErrorKey] as? NSError
+                depth += 1
+                if next == nil {
+                    return current.domain == NSURLErrorDomain
+                        && (current.code == NSURLErrorResourceUnavailable
+                            || current.code == NSURLErrorBadServerResponse)
                 }
             }
             return false
         }
 
-        /// True when the item's error log ends with an HTTP 404 or 410.
+        /// True when the item's error log ends with an HTTP 404 or 410: as
+        /// a status code, as CoreMedia's -12938, or in the comment
+        /// (`HTTP 404: File Not Found`).
         private static func errorLogSaysMissing(_ item: AVPlayerItem?) -> Bool {
-            guard let status = item?.errorLog()?.events.last?.errorStatusCode else { return false }
-            return status == 404 || status == 410
+            guard let event = item?.errorLog()?.events.last else { return false }
+            if event.errorStatusCode == 404 || event.errorStatusCode == 410 { return true }
+            if event.errorDomain == "CoreMediaErrorDomain", event.errorStatusCode == -12938 { return true }
+            let comment = event.errorComment ?? ""
+            return comment.hasPrefix("HTTP 404") || comment.hasPrefix("HTTP 410")
         }
     }
 
