@@ -174,6 +174,26 @@ import Testing
         #expect(CueMarkerValue.field("DURATION", in: "CUE-OUT=\"YES\" DURATION= 90.5") == "90.5")
     }
 
+    @Test func playlistWideTagsAfterTheFirstSegmentsDateAreStillThePlaylists() throws {
+        let playlist = try MediaPlaylist(
+            parsing: """
+                #EXTM3U
+                #EXT-X-VERSION:3
+                #EXT-X-PROGRAM-DATE-TIME:2024-01-01T00:00:00Z
+                #EXT-X-TARGETDURATION:10
+                #EXT-X-MEDIA-SEQUENCE:123
+                #EXTINF:10,
+                a.ts
+                #EXTINF:10,
+                b.ts
+                """)
+        #expect(playlist.targetDuration == 10)
+        #expect(playlist.mediaSequence == 123)
+        #expect(playlist.segments.map(\.mediaSequence) == [123, 124])
+        #expect(playlist.segments.first?.programDateTime != nil)
+        #expect(!HLSValidator.validate(playlist).contains { $0.rule == .missingTargetDuration })
+    }
+
     @Test func anEmptyEndedPlaylistHasItsEndList() throws {
         let playlist = try MediaPlaylist(parsing: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-ENDLIST\n")
         #expect(playlist.hasEndList)

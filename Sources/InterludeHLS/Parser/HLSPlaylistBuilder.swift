@@ -118,7 +118,7 @@ struct HLSPlaylistBuilder {
                 if traits.contains(.skip) {
                     pendingMarks.skippedSegments &+= read.tag.attributes.integer("SKIPPED-SEGMENTS") ?? 0
                 }
-            } else if !segmentStarted {
+            } else if !segmentStarted || (segments.isEmpty && Self.isPlaylistWide(read.tag.name)) {
                 // Only the header's first value counts, as the playlist's getters read it.
                 if traits.contains(.mediaSequence), baseSequence == nil { baseSequence = read.integer }
                 if traits.contains(.discontinuitySequence), baseDiscontinuity == nil {
@@ -143,12 +143,26 @@ struct HLSPlaylistBuilder {
         append(read.take())
     }
 
+    /// Tags that describe the whole playlist (RFC 8216bis 4.4.3).
+    private static let playlistWideNames: Set<String> = [
+        HLSTagName.version, HLSTagName.targetDuration, HLSTagName.mediaSequence, HLSTagName.discontinuitySequence,
+        HLSTagName.playlistType, HLSTagName.iFramesOnly, HLSTagName.partInf, HLSTagName.serverControl,
+        HLSTagName.start, HLSTagName.independentSegments,
+    ]
+
+    private static func isPlaylistWide(_ name: String) -> Bool { playlistWideNames.contains(name) }
+
     private mutating func append(_ tag: consuming HLSTag) {
         switch kind {
         case .undecided:
             header.append(tag)
         case .media:
-            if pendingInfo != nil {
+            if segments.isEmpty, segmentStarted, Self.isPlaylistWide(tag.name) {
+                // A playlist-wide tag after the first segment's first tag (a
+                // PROGRAM-DATE-TIME written above TARGETDURATION): still the
+                // playlist's, as players read it, not the first segment's.
+                header.append(tag)
+            } else if pendingInfo != nil {
                 pendingTagsAfterInfo.append(tag)
             } else if segmentStarted {
                 pendingTags.append(tag)
