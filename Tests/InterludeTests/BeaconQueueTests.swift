@@ -211,9 +211,17 @@ struct BeaconQueueTests {
 
     @Test func thirtyPercentFailuresLoseNothingAndCountNothingTwice() async throws {
         let clock = ManualClock()
-        // Every third-ish call fails; some "fail" after the collector stored the beacon (ambiguous).
-        let collector = ScriptedCollector { call, _ in
-            switch call % 10 {
+        // Three attempts in ten fail, by each beacon's own attempt count: a
+        // pattern on the collector's global call count made the test depend
+        // on how the lanes interleaved (with no jitter, lanes retrying in
+        // step could land one of them on a failing call every time until it
+        // was dropped after its tenth attempt, as a loaded CI machine once did).
+        let attempts = AttemptCounts()
+        let collector = ScriptedCollector { _, request in
+            let key = request.headers["Idempotency-Key"] ?? ""
+            let attempt = attempts.next(key)
+            let start = key.utf8.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFF }
+            switch (start + 7 * attempt) % 10 {
             case 1, 4: return .failure(.unreachable("reset"))
             case 7: return .success(503)
             default: return .success(204)
@@ -226,7 +234,22 @@ struct BeaconQueueTests {
         await drain(queue, clock: clock)
         #expect(collector.delivered.count == 1000)
         #expect(collector.duplicateDeliveries == 0)
+        #expect(await queue.statistics.dropped == 0)
         #expect(await queue.statistics.retried > 200)
+    }
+}
+
+/// Attempts seen per idempotency key.
+final class AttemptCounts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts: [String: Int] = [:]
+
+    /// Counts one more attempt for `key` and returns its number (1-based).
+    func next(_ key: String) -> Int {
+        lock.withLock {
+            counts[key, default: 0] += 1
+            return counts[key]!
+        }
     }
 }
 
