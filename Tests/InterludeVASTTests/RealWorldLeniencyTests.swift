@@ -143,4 +143,34 @@ import Testing
         #expect(result.document.adBreaks.map(\.timeOffset) == [expected])
         #expect(result.diagnostics.contains { $0.message.contains("\"\(raw)\"") })
     }
+
+    @Test func aVASTWrittenAsCDATAInsideVASTAdDataKeepsItsBreak() throws {
+        let vast = Self.inline()
+        let xml = """
+            <vmap:VMAP xmlns:vmap="http://www.iab.net/videosuite/vmap" version="1.0">\
+            <vmap:AdBreak timeOffset="start" breakType="linear" breakId="pre"><vmap:AdSource id="pre">\
+            <vmap:VASTAdData><![CDATA[\(vast)]]></vmap:VASTAdData></vmap:AdSource></vmap:AdBreak></vmap:VMAP>
+            """
+        let result = try VASTParser().parseVMAP(Data(xml.utf8))
+        guard case .vastAdData(let document) = result.document.adBreaks.first?.adSource?.content else {
+            Issue.record("the break lost its embedded VAST")
+            return
+        }
+        #expect(document.ads.first?.inLine?.adTitle == "t")
+        #expect(result.diagnostics.contains { $0.message.contains("as text") })
+        let noVAST = xml.replacingOccurrences(of: vast, with: "not a VAST")
+        #expect(try VASTParser().parseVMAP(Data(noVAST.utf8)).diagnostics.contains { $0.message.contains("no <VAST>") })
+    }
+
+    @Test func aDoctypeWithoutAnInternalSubsetIsSkipped() throws {
+        let plain = "<?xml version=\"1.0\"?>\n<!DOCTYPE VAST>\n" + Self.inline()
+        #expect(try VASTParser().parseVAST(Data(plain.utf8)).document.ads.count == 1)
+        let external = "<!DOCTYPE VAST SYSTEM \"http://127.0.0.1:9/vast.dtd\">" + Self.inline()
+        #expect(try VASTParser().parseVAST(Data(external.utf8)).document.ads.count == 1)
+        // An internal subset is where entities are declared: still refused.
+        let subset = "<!DOCTYPE VAST [<!ENTITY x \"y\">]>" + Self.inline()
+        #expect(throws: VASTError.self) { try VASTParser().parseVAST(Data(subset.utf8)) }
+        let unterminated = "<!DOCTYPE VAST " + Self.inline().replacingOccurrences(of: ">", with: "")
+        #expect(throws: VASTError.self) { try VASTParser().parseVAST(Data(unterminated.utf8)) }
+    }
 }

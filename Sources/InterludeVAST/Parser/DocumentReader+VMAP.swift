@@ -1,3 +1,5 @@
+import Foundation
+
 extension DocumentReader {
     mutating func readVMAPRoot(_ root: Int) throws(VASTError) -> VMAPDocument {
         let version = attribute("version", root)?.trimmingXMLWhitespace() ?? ""
@@ -39,6 +41,28 @@ extension DocumentReader {
             "<AdBreak> timeOffset \"\(raw)\" is not HH:MM:SS(.mmm); read as \(formatNumber(time.seconds)) s",
             at: element, code: .vmapSchemaError)
         return .time(time)
+    }
+
+    /// A VAST written inside `<VASTAdData>` as text (CDATA) rather than as
+    /// elements, as some servers write it: VMAP 1.0 wants the elements, so
+    /// this is a violation, but the break keeps its ads. Nil when the text
+    /// is no VAST; a VAST that does not read is a violation too.
+    mutating func readVASTText(_ element: Int) -> VASTDocument? {
+        let embedded = text(element).trimmingXMLWhitespace()
+        guard embedded.hasPrefix("<VAST") || embedded.hasPrefix("<?xml") else { return nil }
+        do {
+            let result = try VASTParser(options: .init(mode: mode)).parseVAST(Data(embedded.utf8))
+            violation(
+                "<VASTAdData> holds its VAST as text, not as elements; read as it", at: element,
+                code: .vmapAdResponseExtractionError)
+            for diagnostic in result.diagnostics {
+                violation("embedded VAST: \(diagnostic.message)", at: element, code: diagnostic.code)
+            }
+            return result.document
+        } catch {
+            violation("embedded VAST: \(error.message)", at: element, code: .vmapAdResponseExtractionError)
+            return nil
+        }
     }
 
     mutating func readAdBreak(_ element: Int) throws(VASTError) -> AdBreak? {
@@ -93,7 +117,11 @@ extension DocumentReader {
             switch name(child) {
             case "VASTAdData", "VASTData":
                 guard let vast = tree.childIndices(of: child).first(where: { name(Int($0)) == "VAST" }) else {
-                    violation("<VASTAdData> holds no <VAST>", at: child, code: .vmapAdResponseExtractionError)
+                    if let embedded = readVASTText(child) {
+                        source.content = .vastAdData(embedded)
+                    } else {
+                        violation("<VASTAdData> holds no <VAST>", at: child, code: .vmapAdResponseExtractionError)
+                    }
                     continue
                 }
                 do {

@@ -40,6 +40,28 @@ struct XMLTreeParser {
 
     // MARK: - Prolog and epilog
 
+    /// The offset just past a DOCTYPE declaration at the cursor that has no
+    /// internal subset (`[`…`]`, where entities are declared); nil for one
+    /// that has, or that does not end.
+    private static func endOfPlainDoctype(_ cursor: Cursor) -> Int? {
+        var index = cursor.position + 9
+        var quote: UInt8?
+        while index < cursor.bytes.count {
+            let byte = cursor.bytes[index]
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: "[") {
+                return nil
+            } else if byte == UInt8(ascii: ">") {
+                return index + 1
+            }
+            index += 1
+        }
+        return nil
+    }
+
     private func parseProlog(_ cursor: inout Cursor) throws(XMLSyntaxError) {
         if cursor.hasPrefix([0xEF, 0xBB, 0xBF]) { cursor.position += 3 }
         while true {
@@ -48,6 +70,11 @@ struct XMLTreeParser {
                 try cursor.skip(past: "?>", what: "processing instruction")
             } else if cursor.hasPrefix("<!--") {
                 try cursor.skip(past: "-->", what: "comment")
+            } else if cursor.hasPrefix("<!DOCTYPE"), let end = Self.endOfPlainDoctype(cursor) {
+                // `<!DOCTYPE VAST>` (some servers write it; browsers accept
+                // it): no internal subset, so no entity to declare; an
+                // external ID is never fetched.
+                cursor.position = end
             } else if cursor.hasPrefix("<!") {
                 throw XMLSyntaxError(
                     message: "DOCTYPE and entity declarations are not allowed in ad documents",
