@@ -206,16 +206,32 @@ import Testing
         let wrongPD = PodAuthToken.sign(
             [
                 "custom_asset_key": "interlude-live", "network_code": "secured", "exp": "1800000600",
-                "ad_break_id": "5", "pd": "45000",
+                "pod_id": "5", "pd": "45000",
             ],
             key: key)
         #expect(try Loopback.get(path + "&auth-token=\(wrongPD)", port: server.port).status == 401)
-        let token = PodAuthToken.sign(
+        // Google signs a pod ID as pod_id, an ad break ID as ad_break_id.
+        let underTheOtherName = PodAuthToken.sign(
             [
                 "custom_asset_key": "interlude-live", "network_code": "secured", "exp": "1800000600",
                 "ad_break_id": "5", "pd": "30000",
             ],
             key: key)
+        #expect(try Loopback.get(path + "&auth-token=\(underTheOtherName)", port: server.port).status == 401)
+        let token = PodAuthToken.sign(
+            [
+                "custom_asset_key": "interlude-live", "network_code": "secured", "exp": "1800000600",
+                "pod_id": "5", "pd": "30000",
+            ],
+            key: key)
         #expect(try Loopback.get(path + "&auth-token=\(token)", port: server.port).status == 200)
+        let breakPath = path.replacingOccurrences(of: "/pod/5.m3u8", with: "/ad_break_id/b-7.m3u8")
+        let breakToken = PodAuthToken.sign(
+            [
+                "custom_asset_key": "interlude-live", "network_code": "secured", "exp": "1800000600",
+                "ad_break_id": "b-7", "pd": "30000",
+            ],
+            key: key)
+        #expect(try Loopback.get(breakPath + "&auth-token=\(breakToken)", port: server.port).status == 200)
     }
 }

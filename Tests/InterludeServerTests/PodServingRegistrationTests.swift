@@ -37,6 +37,29 @@ import Testing
         #expect(stored.targeting == ["cust_params": "section=sports&page=golf", "ppid": "viewer-1"])
     }
 
+    /// `fetch` with a string body sends `text/plain`, as Google's sample
+    /// posts its form; some clients put the parameters in the URL's query.
+    @Test func aTextPlainFormAndQueryParametersRegisterAsAForm() throws {
+        let (server, directory) = try Test.start()
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        let plain = try Test.post(
+            Test.livePath, port: server.port, body: "ppid=viewer-2", contentType: "text/plain;charset=UTF-8")
+        #expect(plain.status == 201, "\(plain.text)")
+        let plainID = try #require(try Test.json(plain)["stream_id"] as? String)
+        #expect(try server.sessionStore.stream(id: plainID)?.targeting == ["ppid": "viewer-2"])
+        let queried = try Test.post(
+            Test.livePath + "?cust_params=a%3D1&ppid=from-query", port: server.port, body: "ppid=from-body")
+        #expect(queried.status == 201, "\(queried.text)")
+        let queriedID = try #require(try Test.json(queried)["stream_id"] as? String)
+        // The body wins where both name a parameter.
+        #expect(try server.sessionStore.stream(id: queriedID)?.targeting == ["cust_params": "a=1", "ppid": "from-body"])
+        let malformed = try Test.post(Test.livePath + "?cust_params=%zz", port: server.port, body: "")
+        #expect(malformed.status == 400)
+    }
+
     @Test func liveJSONRegistrationTakesTopLevelAndNestedParameters() throws {
         let (server, directory) = try Test.start()
         defer {

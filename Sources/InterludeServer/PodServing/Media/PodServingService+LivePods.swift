@@ -79,11 +79,13 @@ extension PodServingService {
     ) throws(HTTPError) -> HTTPResponse {
         let id = try Self.stripping(".m3u8", from: file)
         let (pod, stream) = try livePodRequest(network: network, asset: asset, kind: kind, id: id, request: request)
+        // Google signs the path's identifier under its own name: `pod_id` for
+        // `pod/{n}`, `ad_break_id` for `ad_break_id/{id}`.
         try checkToken(
             request.query("auth-token"), network: try knownNetwork(pod.networkCode),
             fields: [
-                "custom_asset_key": pod.customAssetKey, "network_code": pod.networkCode, "ad_break_id": id,
-                "pd": String(pod.duration),
+                "custom_asset_key": pod.customAssetKey, "network_code": pod.networkCode,
+                kind == "pod" ? "pod_id" : "ad_break_id": id, "pd": String(pod.duration),
             ])
         _ = try livePodDecision(pod, stream: stream)
         let key = "mv\n\(pod.streamID)\n\(pod.identifier.pathComponent)\n\(pod.duration)"

@@ -38,7 +38,9 @@ struct RegistrationRequest: Sendable, Hashable {
         switch contentType ?? "" {
         case "application/json", "text/json":
             parameters = try Self.jsonParameters(request.body)
-        case "", "application/x-www-form-urlencoded":
+        case "", "application/x-www-form-urlencoded", "text/plain":
+            // text/plain: what `fetch` sends for a string body, as Google's
+            // own registration sample posts its form.
             parameters = try Self.formParameters(request.body)
         default:
             throw HTTPError(
@@ -49,6 +51,12 @@ struct RegistrationRequest: Sendable, Hashable {
         }
         if let authorization = request.headers["Authorization"] {
             parameters += try Self.authorizationParameters(authorization)
+        }
+        if !request.rawQuery.isEmpty {
+            // Parameters in the URL's query (as some clients send `api-key`,
+            // `auth-token` and targeting), where the body does not give them.
+            let named = Set(parameters.map(\.0))
+            parameters += try Self.formParameters(Array(request.rawQuery.utf8)).filter { !named.contains($0.0) }
         }
         self.init()
         for (name, value) in parameters {
