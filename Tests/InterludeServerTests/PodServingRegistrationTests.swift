@@ -55,7 +55,8 @@ import Testing
         #expect(queried.status == 201, "\(queried.text)")
         let queriedID = try #require(try Test.json(queried)["stream_id"] as? String)
         // The body wins where both name a parameter.
-        #expect(try server.sessionStore.stream(id: queriedID)?.targeting == ["cust_params": "a=1", "ppid": "from-body"])
+        #expect(
+            try server.sessionStore.stream(id: queriedID)?.targeting == ["cust_params": "a=1", "ppid": "from-body"])
         let malformed = try Test.post(Test.livePath + "?cust_params=%zz", port: server.port, body: "")
         #expect(malformed.status == 400)
     }
