@@ -303,20 +303,3 @@ final class ResolutionContext {
         AdResolution(error: error, errorPings: errorPings, hops: hops)
     }
 }
-
-extension URL {
-    /// Parses a URL from a document, percent-encoding characters that are
-    /// not allowed in URLs (spaces, brackets of unfilled macros) rather than
-    /// failing, and resolving relative references against `base`.
-    static func lenient(_ text: String, relativeTo base: URL?) -> URL? {
-        let trimmed = text.trimmingWhitespace
-        guard !trimmed.isEmpty else { return nil }
-        if let url = URL(string: trimmed, relativeTo: base)?.absoluteURL, url.scheme != nil { return url }
-        var allowed = CharacterSet.urlQueryAllowed
-        allowed.insert(charactersIn: "#%")
-        guard let encoded = trimmed.addingPercentEncoding(withAllowedCharacters: allowed),
-            let url = URL(string: encoded, relativeTo: base)?.absoluteURL, url.scheme != nil
-        else { return nil }
-        return url
-    }
-}

@@ -54,7 +54,7 @@ extension BeaconQueue {
                 )
                 return .dropped
             }
-            guard let url = URL(string: beacon.url) else {
+            guard let url = URL.lenient(beacon.url, relativeTo: nil) else {
                 stats.dropped += 1
                 logger.log(
                     .warning, "beacons: dropped \(beacon.event) for ad \(beacon.adID): invalid URL \(beacon.url)")
