@@ -25,13 +25,13 @@ extension URL {
     /// `text` with a scheme (letters, digits, `+-.` before the first `:`)
     /// in lower case; anything else unchanged.
     static func lowercasingScheme(_ text: String) -> String {
-        guard let colon = text.utf8.firstIndex(of: UInt8(ascii: ":")) else { return text }
-        let scheme = text.utf8[..<colon]
-        guard let first = scheme.first, isASCIILetter(first),
-            scheme.allSatisfy({ isASCIILetter($0) || isASCIIDigit($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E }),
-            scheme.contains(where: { $0 >= 0x41 && $0 <= 0x5A })
+        let bytes = Array(text.utf8)
+        let schemeEnd = endOfScheme(bytes)
+        guard schemeEnd > 0, schemeEnd < bytes.count, bytes[schemeEnd] == UInt8(ascii: ":"),
+            bytes[..<schemeEnd].contains(where: { $0 >= 0x41 && $0 <= 0x5A })
         else { return text }
-        return String(text[..<colon]).lowercased() + String(text[colon...])
+        return String(decoding: bytes[..<schemeEnd], as: UTF8.self).lowercased()
+            + String(decoding: bytes[schemeEnd...], as: UTF8.self)
     }
 
     /// `text` with every byte a URL may not hold written as `%XX`, after the
@@ -39,25 +39,8 @@ extension URL {
     /// escape is kept, a lone one becomes `%25`.
     static func percentEncodingInvalidBytes(_ text: String) -> String {
         let bytes = Array(text.utf8)
-        var start = 0
-        if let schemeEnd = findSubsequence(bytes, [0x3A, 0x2F, 0x2F]) {  // "://"
-            start = schemeEnd + 3
-        } else if bytes.starts(with: [0x2F, 0x2F]) {
-            start = 2
-        } else {
-            start = -1
-        }
-        if start >= 0 {
-            while start < bytes.count, bytes[start] != 0x2F, bytes[start] != 0x3F, bytes[start] != 0x23 { start += 1 }
-        } else {
-            start = 0
-        }
-        var needsWork = false
-        for index in start..<bytes.count where !isKept(bytes, at: index) {
-            needsWork = true
-            break
-        }
-        guard needsWork else { return text }
+        let start = endOfAuthority(bytes)
+        guard (start..<bytes.count).contains(where: { !isKept(bytes, at: $0) }) else { return text }
         var output = Array(bytes[..<start])
         output.reserveCapacity(bytes.count + 16)
         let hex = Array("0123456789ABCDEF".utf8)
@@ -70,6 +53,36 @@ extension URL {
             }
         }
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The length of the scheme at the start of `bytes` (a letter, then
+    /// letters, digits and `+-.`); 0 when there is none.
+    private static func endOfScheme(_ bytes: [UInt8]) -> Int {
+        guard let first = bytes.first, isASCIILetter(first) else { return 0 }
+        var index = 1
+        while index < bytes.count,
+            isASCIILetter(bytes[index]) || isASCIIDigit(bytes[index]) || bytes[index] == 0x2B || bytes[index] == 0x2D
+                || bytes[index] == 0x2E
+        {
+            index += 1
+        }
+        return index
+    }
+
+    /// Where what follows the authority begins: after `scheme://host:port`
+    /// or `//host`, at the first `/`, `?` or `#`; 0 without an authority.
+    private static func endOfAuthority(_ bytes: [UInt8]) -> Int {
+        let schemeEnd = endOfScheme(bytes)
+        var index: Int
+        if schemeEnd > 0, bytes[schemeEnd...].starts(with: [0x3A, 0x2F, 0x2F]) {  // "://"
+            index = schemeEnd + 3
+        } else if bytes.starts(with: [0x2F, 0x2F]) {
+            index = 2
+        } else {
+            return 0
+        }
+        while index < bytes.count, bytes[index] != 0x2F, bytes[index] != 0x3F, bytes[index] != 0x23 { index += 1 }
+        return index
     }
 
     /// True for a byte RFC 3986 allows as it is in a path, query or
@@ -94,18 +107,5 @@ extension URL {
     private static func isASCIIDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
     private static func isHexDigit(_ byte: UInt8) -> Bool {
         isASCIIDigit(byte) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x66)
-    }
-
-    private static func findSubsequence(_ bytes: [UInt8], _ needle: [UInt8]) -> Int? {
-        guard bytes.count >= needle.count else { return nil }
-        for index in 0...(bytes.count - needle.count) where bytes[index..<(index + needle.count)].elementsEqual(needle)
-        {
-            // Only a scheme's "://": nothing but scheme characters before it.
-            return bytes[..<index].allSatisfy {
-                isASCIILetter($0) || isASCIIDigit($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E
-            }
-                ? index : nil
-        }
-        return nil
     }
 }
