@@ -163,6 +163,36 @@ struct PodServingTimedMetadataTests {
 }
 
 extension PodServingTimedMetadataTests {
+    /// VOD pod segments carry their events as live ones do, with the IDs the
+    /// metadata resolves: Google's clients learn VOD ad events this way.
+    @Test func vodPodSegmentsCarryTheMetadatasEventIDsAsTimedID3() async throws {
+        let server = try await start()
+        defer { server.shutdown() }
+        let (id, metadata) = try PodServingTest.vodStreamWithPods(port: server.port)
+        let expected = PodServingTest.eventIDs(metadata)
+        #expect(expected.count >= 5)
+        let profile = try #require(server.media.profiles.first).id
+        var found: [String] = []
+        for entry in metadata["breaks"] as? [[String: Any]] ?? [] {
+            let index = try #require(entry["index"] as? Int)
+            let path = "/ondemand/pods/api/v1/network/interlude/streams/\(id)/pods/\(index)/profile/\(profile).m3u8"
+            let playlist = try Loopback.get(path, port: server.port)
+            #expect(playlist.status == 200, "\(playlist.text)")
+            let base = URL(string: "http://127.0.0.1\(path)")
+            for segment in try HLSParser().parseMedia(playlist.body).segments {
+                let url = try #require(URL(string: segment.uri, relativeTo: base))
+                let response = try Loopback.get(url.path, port: server.port)
+                #expect(response.status == 200)
+                for packet in try id3Packets(response.body) {
+                    let text = String(decoding: packet.data, as: UTF8.self)
+                    #expect(text.contains("TXXX"))
+                    found += expected.filter { text.contains($0) }
+                }
+            }
+        }
+        #expect(found == expected)
+    }
+
     /// A conditioned segment already declares the ID3 stream, so its tagged
     /// form is the file's bytes around the packets added: the direct path
     /// sends those runs from the file with `sendfile` rather than copying them.

@@ -153,6 +153,21 @@ import Testing
             #expect(matches.count == 1)
             #expect(matches.first?.value["type"] == event["type"] as? String)
         }
+        // Google's schema alongside the timeline: every tag names an ad and a break the document has.
+        let googleAds = try #require(metadata["ads"] as? [String: [String: Any]])
+        let googleBreaks = try #require(metadata["ad_breaks"] as? [String: [String: Any]])
+        let timelineAds = breaks.flatMap { ($0["ads"] as? [[String: Any]]) ?? [] }
+        #expect(Set(googleAds.keys) == Set(timelineAds.compactMap { $0["id"] as? String }))
+        #expect(googleBreaks.count == breaks.count)
+        for entry in breaks {
+            let id = try #require(entry["id"] as? String)
+            #expect(googleBreaks[id]?["type"] as? String == entry["type"] as? String)
+        }
+        for tag in tags.values {
+            #expect(googleAds[tag["ad"] ?? ""]?["ad_break_id"] as? String == tag["ad_break_id"])
+            #expect(googleBreaks[tag["ad_break_id"] ?? ""] != nil)
+        }
+        #expect(googleAds[first["id"] as? String ?? ""]?["duration"] as? Double == duration)
     }
 
     @Test func badAdPodsRequestsAre4xxAndStoreNoPlan() throws {

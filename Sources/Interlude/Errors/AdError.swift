@@ -28,6 +28,10 @@ public struct AdError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let vastUnsupportedVersion = Code(102)
         /// 200: the ad is not of a type the player expected.
         public static let vastTraffickingError = Code(200)
+        /// 205: the inline ad is in a category a wrapper of its chain blocks
+        /// (VAST 4.1 `BlockedAdCategories`). IMA has no name for it and
+        /// reports it under this VAST code.
+        public static let vastBlockedAdCategory = Code(205)
         /// 300: a wrapper failed for another reason.
         public static let vastWrapperError = Code(300)
         /// 301: a VAST request timed out or its URI was unreachable (8 s first hop, 4 s each wrapper).

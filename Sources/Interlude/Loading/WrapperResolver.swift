@@ -49,9 +49,15 @@ struct WrapperResolver: Sendable {
         await resolveRoot(.vast(vast), documentURL: documentURL, ResolutionContext(request: request))
     }
 
-    /// A tag URL with every macro of `request` filled, resolved against `base`.
-    func tagURL(_ template: VASTURLTemplate, relativeTo base: URL?, request: AdRequestContext, adCount: Int) -> URL? {
-        URL.lenient(macros.fill(template, with: request.values(adCount: adCount, settings: settings)), relativeTo: base)
+    /// A tag URL with every macro of `request` filled, resolved against `base`;
+    /// `blocked` fills `[BLOCKEDADCATEGORIES]` (a wrapper chain's blocks).
+    func tagURL(
+        _ template: VASTURLTemplate, relativeTo base: URL?, request: AdRequestContext, adCount: Int,
+        blocked: BlockedAdCategories? = nil
+    ) -> URL? {
+        var values = request.values(adCount: adCount, settings: settings)
+        if let blocked, !blocked.isEmpty { values[.blockedAdCategories] = blocked.macroValue }
+        return URL.lenient(macros.fill(template, with: values), relativeTo: base)
     }
 
     private func resolveRoot(_ document: AdDocument, documentURL: URL?, _ context: ResolutionContext) async
@@ -156,6 +162,17 @@ struct WrapperResolver: Sendable {
         let wrapper: Wrapper
         switch ad.content {
         case .inLine(let inLine):
+            let blocked = BlockedAdCategories(chain: chain)
+            if !blocked.isEmpty, let category = blocked.violation(in: inLine.categories) {
+                context.ping(inLine.errors, code: .blockedCategory)
+                context.pingChain(chain, code: .blockedCategory)
+                return .failure(
+                    AdError(
+                        type: .loadingFailed, code: .vastBlockedAdCategory,
+                        message:
+                            "ad \(ad.id ?? "") is in category \(category), which a wrapper's BlockedAdCategories blocks"
+                    ))
+            }
             return .success([ResolvedAd(ad: ad, inLine: inLine, wrappers: chain, documentURL: documentURL)])
         case .wrapper(let found):
             wrapper = found
@@ -173,7 +190,11 @@ struct WrapperResolver: Sendable {
         guard let template = wrapper.vastAdTagURI else {
             return fail(.vastInvalidURL, "wrapper \(ad.id ?? "") has no VASTAdTagURI")
         }
-        guard let target = tagURL(template, relativeTo: documentURL, request: context.request, adCount: adCount) else {
+        guard
+            let target = tagURL(
+                template, relativeTo: documentURL, request: context.request, adCount: adCount,
+                blocked: BlockedAdCategories(chain: chain))
+        else {
             return fail(.vastInvalidURL, "wrapper \(ad.id ?? "") has an invalid VASTAdTagURI '\(template)'")
         }
         guard target.isHTTPOrHTTPS else {

@@ -67,10 +67,15 @@ final class PlaySession: AdsManagerDelegate {
         let manager: AdsManager
         do throws(AdError) {
             // An ads load always hands back an ads manager (a stream load, a stream manager).
-            guard let loaded = try await loader.loadAds(with: request).adsManager else { return 1 }
+            guard let loaded = try await loader.loadAds(with: request).adsManager else {
+                await loader.beaconQueue.waitUntilIdle()
+                return 1
+            }
             manager = loaded
         } catch {
             output.failure("could not load ads: error \(error.code.rawValue): \(error.message ?? "no message")")
+            // A failed load still owes the Error URLs of its chain their pings.
+            await loader.beaconQueue.waitUntilIdle()
             return 1
         }
         self.manager = manager

@@ -57,7 +57,7 @@ struct LivePodMetadata: Encodable, Sendable {
     }
 
     struct AdBreak: Encodable, Sendable {
-        /// `mid` for every live break.
+        /// `mid` for every live break; `pre`, `mid` or `post` in VOD.
         var type: String
         /// Seconds the pod lasts.
         var duration: Double

@@ -1,9 +1,11 @@
 import Foundation
 
 /// `GET {metadata_url}` of a VOD stream once the VTP has asked for its pods:
-/// the stitched timeline, all times in stream seconds (schema ours; Google
-/// leaves the VOD timeline to its SDK). Each ad lists its events with their
-/// IDs, so a client verifies them as it plays, as it would timed metadata.
+/// the stitched timeline, all times in stream seconds (`breaks`, schema
+/// ours), and the same ads as Google's pod metadata gives them (`tags`,
+/// `ads`, `ad_breaks`). Each ad lists its events with their IDs, so a client
+/// verifies them as it plays; a client that knows only Google's schema
+/// reads the IDs from the pod segments' timed ID3 and resolves them here.
 struct VODPodMetadata: Encodable, Sendable {
     struct Event: Encodable, Sendable {
         var type: String
@@ -56,9 +58,14 @@ struct VODPodMetadata: Encodable, Sendable {
     var breaks: [Break]
     /// Event-ID prefix → ad, break and type, as live metadata has them.
     var tags: [String: LivePodMetadata.Tag]
+    /// Ad ID → the ad, as Google's pod metadata has them.
+    var ads: [String: LivePodMetadata.Ad]
+    /// Break ID → the break (`pre`, `mid`, `post`), as Google's pod metadata has them.
+    var adBreaks: [String: LivePodMetadata.AdBreak]
 
     enum CodingKeys: String, CodingKey {
-        case breaks, duration, tags
+        case breaks, duration, tags, ads
+        case adBreaks = "ad_breaks"
         case streamID = "stream_id"
         case contentDuration = "content_duration"
     }
@@ -94,5 +101,10 @@ struct VODPodMetadata: Encodable, Sendable {
                 ads: ads)
         }
         self.tags = tags
+        let google = LivePodMetadata(decisions: timeline.entries.map(\.decision), baseURL: baseURL)
+        ads = google.ads
+        var adBreaks = google.adBreaks
+        for entry in timeline.entries { adBreaks[entry.decision.breakID]?.type = entry.plan.type }
+        self.adBreaks = adBreaks
     }
 }

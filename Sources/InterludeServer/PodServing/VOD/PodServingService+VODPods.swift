@@ -38,7 +38,9 @@ extension PodServingService {
         return Self.playlist(bytes)
     }
 
-    /// A VOD pod segment: the shared file as it is (VOD carries no timed metadata).
+    /// A VOD pod segment: the shared bytes with the ID3 packets of the events
+    /// it holds added, as live pod segments have them. Google's clients learn
+    /// VOD ad events from them; ours read the timeline and ignore them.
     func vodPodSegment(network: String, streamID: String, index: String, profile: String, file: String)
         throws(HTTPError) -> HTTPResponse
     {
@@ -47,6 +49,6 @@ extension PodServingService {
         let decision = try vodPod(network: network, streamID: streamID, index: index)
         let layout = try self.layout(decision, profile: profile)
         guard layout.entries.indices.contains(number) else { throw .notFound("no segment \(number) in this pod") }
-        return try segmentResponse(layout, number: number, events: [])
+        return try segmentResponse(layout, number: number, events: layout.timedMetadata(of: number, in: decision))
     }
 }
