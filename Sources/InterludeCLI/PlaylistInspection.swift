@@ -96,8 +96,9 @@ struct PlaylistInspectionReport: Codable, Equatable {
             return
         }
         let syntax = skipped.map { error in
-            Finding(
-                severity: "error", rule: error.code.name, message: error.message + " (line skipped)", line: error.line)
+            // A byte-order mark is stepped over, not a line skipped.
+            let suffix = error.code == .byteOrderMark ? "" : " (line skipped)"
+            return Finding(severity: "error", rule: error.code.name, message: error.message + suffix, line: error.line)
         }
         findings =
             syntax

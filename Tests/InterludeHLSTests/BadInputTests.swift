@@ -106,4 +106,22 @@ import Testing
         let playlist = try HLSParser().parse("#EXT-X-TARGETDURATION:6\n#EXTINF:6,\na.ts\n")
         #expect(HLSValidator.validate(playlist).contains { $0.rule == .missingHeader })
     }
+
+    /// Windows tools write a byte-order mark; RFC 8216bis 4.1 forbids it. The
+    /// playlist reads as if it were absent, and an inspector is told once.
+    @Test func aByteOrderMarkIsSteppedOverAndReportedOnce() throws {
+        let text = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n"
+        let marked = [0xEF, 0xBB, 0xBF] + Array(text.utf8)
+        let playlist = try HLSParser().parse(marked)
+        guard case .media(let media) = playlist else {
+            Issue.record("not read as a media playlist")
+            return
+        }
+        #expect(media.segments.map(\.uri) == ["a.ts"])
+        #expect(!HLSValidator.validate(playlist).contains { $0.rule == .missingHeader })
+        let recovered = try HLSParser().parseRecovering(marked)
+        #expect(recovered.skippedLineErrors.map(\.code) == [.byteOrderMark])
+        #expect(recovered.skippedLineErrors.first?.line == 1)
+        #expect(try HLSParser().parseRecovering(Array(text.utf8)).skippedLineErrors.isEmpty)
+    }
 }

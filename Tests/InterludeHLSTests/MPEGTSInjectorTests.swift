@@ -7,22 +7,35 @@ import Testing
     static let start = ID3Tag(frames: [.userText(description: "", value: "google_start_1")])
     static let midpoint = ID3Tag(frames: [.userText(description: "", value: "google_midpoint_1")])
 
-    @Test func metadataGoesRightAfterTheFirstPMTAndTheRestIsCopied() throws {
+    /// Each tag goes before the first video PES at or after its time (as a
+    /// muxer interleaves; a tag seconds ahead at the head stalls GStreamer),
+    /// never before the first PMT; every other packet is copied in order.
+    @Test func eachTagGoesWhereTheVideoReachesItsTimeAndTheRestIsCopied() throws {
         let original = MPEGTSFixture.segment
         let injector = try TSMetadataInjector(segment: original)
         #expect(injector.rewroteProgramMap)
         #expect(injector.metadataPID == 0x0102)
         #expect(injector.insertionOffset == 3 * 188)
         #expect(injector.firstVideoPTS == MPEGTSFixture.firstVideoPTS)
+        let starts = TSMetadataPacketizer.videoPESStarts(
+            in: injector.segment, from: injector.insertionOffset, videoPIDs: [MPEGTSFixture.videoPID])
+        #expect(starts.first?.pts == MPEGTSFixture.firstVideoPTS)
+        let midpointAt = try #require(starts.first { $0.pts >= 177_000 }).offset / 188
+        #expect(midpointAt > 3)
         let output = try injector.injecting([(pts: 132_000, tag: Self.start), (pts: 177_000, tag: Self.midpoint)])
         #expect(output.count == original.count + 2 * 188)
         var pids = MPEGTSFixture.pids(output)
-        #expect(Array(pids[0..<5]) == [0x11, 0x0000, 0x1000, 0x0102, 0x0102])
+        #expect(Array(pids[0..<5]) == [0x11, 0x0000, 0x1000, 0x0102, MPEGTSFixture.videoPID])
+        // The midpoint's packet comes one later than the PES it precedes, the start's being before it.
+        #expect(pids.indices.filter { pids[$0] == 0x0102 } == [3, midpointAt + 1])
+        #expect(pids[midpointAt + 2] == MPEGTSFixture.videoPID)
         // Every packet but the PMTs and the two added is the original's, in order.
-        pids.removeSubrange(3..<5)
+        pids.remove(at: midpointAt + 1)
+        pids.remove(at: 3)
         #expect(pids == MPEGTSFixture.pids(original))
         var outputPackets = (0..<(output.count / 188)).map { MPEGTSFixture.packet(output, $0) }
-        outputPackets.removeSubrange(3..<5)
+        outputPackets.remove(at: midpointAt + 1)
+        outputPackets.remove(at: 3)
         for index in 0..<MPEGTSFixture.packetCount where !MPEGTSFixture.programMapPacketIndices.contains(index) {
             #expect(outputPackets[index] == MPEGTSFixture.packet(original, index), "packet \(index)")
         }
@@ -173,5 +186,23 @@ import Testing
         let summary = try TSSegmentSummary(segment: output)
         #expect(summary.timedMetadata.map(\.pts) == [7])
         #expect(summary.issues.map(\.code) == [.lostSync])
+    }
+}
+
+extension MPEGTSInjectorTests {
+    @Test func aTagAfterEveryVideoFrameGoesAtTheEndAndTagsKeepTheirCounterRun() throws {
+        let injector = try TSMetadataInjector(segment: MPEGTSFixture.segment)
+        let output = try injector.injecting([
+            (pts: 10_000_000, tag: Self.midpoint), (pts: 0, tag: Self.start),
+        ])
+        let pids = MPEGTSFixture.pids(output)
+        let metadata = pids.indices.filter { pids[$0] == 0x0102 }
+        #expect(metadata == [3, pids.count - 1])
+        // Counters run in stream order, so a demuxer sees no gap.
+        let counters = try metadata.map { try TSPacket(bytes: MPEGTSFixture.packet(output, $0)).continuityCounter }
+        #expect(counters == [0, 1])
+        let summary = try TSSegmentSummary(segment: output)
+        #expect(summary.timedMetadata.map(\.pts) == [0, 10_000_000])
+        #expect(summary.issues.isEmpty)
     }
 }

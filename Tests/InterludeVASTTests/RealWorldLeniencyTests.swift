@@ -173,4 +173,23 @@ import Testing
         let unterminated = "<!DOCTYPE VAST " + Self.inline().replacingOccurrences(of: ">", with: "")
         #expect(throws: VASTError.self) { try VASTParser().parseVAST(Data(unterminated.utf8)) }
     }
+
+    @Test func podAdsSharingASequenceAreAWarningAndKeepDocumentOrder() throws {
+        let ad = { (id: String, sequence: Int) in
+            """
+            <Ad id="\(id)" sequence="\(sequence)"><InLine><AdSystem>s</AdSystem><AdTitle>\(id)</AdTitle>
+            <Impression>http://127.0.0.1:9/i</Impression><Creatives><Creative><Linear><Duration>00:00:05</Duration>
+            <MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360">http://127.0.0.1:9/m.mp4</MediaFile></MediaFiles>
+            </Linear></Creative></Creatives></InLine></Ad>
+            """
+        }
+        let xml = "<VAST version=\"3.0\">" + ad("a", 1) + ad("b", 2) + ad("c", 1) + "</VAST>"
+        let result = try VASTParser().parseVAST(Data(xml.utf8))
+        let warning = result.diagnostics.first { $0.message.contains("share sequence") }
+        #expect(warning?.message == "Ads 'a' and 'c' share sequence 1: they play in document order")
+        #expect(warning?.severity == .warning)
+        #expect(result.document.pod.map(\.id) == ["a", "c", "b"])
+        let unique = "<VAST version=\"3.0\">" + ad("a", 1) + ad("b", 2) + "</VAST>"
+        #expect(!(try VASTParser().parseVAST(Data(unique.utf8))).diagnostics.contains { $0.message.contains("share") })
+    }
 }

@@ -1,8 +1,12 @@
 /// Adds timed-ID3 metadata to an MPEG-TS segment: the segment's PMT declares
 /// the ID3 stream (rewritten once if it does not already) and each tag
-/// becomes a `private_stream_1` PES with its PTS on the metadata PID,
-/// inserted right after the first PAT/PMT pair, so a player knows the
-/// stream before its first packet. Every other byte is copied unchanged.
+/// becomes a `private_stream_1` PES with its PTS on the metadata PID. A tag
+/// goes where the stream reaches its time, before the first video PES whose
+/// PTS is at or after it, as a muxer interleaves; never before the first
+/// PAT/PMT pair, so a player knows the stream before its first packet.
+/// (Placed all at the head, a tag seconds ahead of the video stalls
+/// GStreamer's demuxer until the video catches up.) Every other byte is
+/// copied unchanged.
 ///
 /// Preparing is the costly part (one pass over the packets); do it once per
 /// shared segment and call ``injecting(_:)`` per request, or write
@@ -34,6 +38,11 @@ public struct TSMetadataInjector: Sendable {
     /// The continuity counter of the first metadata-PID packet already in the
     /// segment after the insertion point; inserted packets end just before it.
     private let followingContinuityCounter: UInt8?
+    /// Where each video PES after ``insertionOffset`` starts in ``segment``,
+    /// with its PTS, in stream order; empty when the segment already has
+    /// metadata packets after that point (tags then all go at it, so their
+    /// counters run into those packets).
+    private let videoPESStarts: [TSMetadataPacketizer.PESStart]
 
     /// Prepares `segment`.
     /// - Parameters:
@@ -83,6 +92,12 @@ public struct TSMetadataInjector: Sendable {
         self.firstVideoPTS = located.firstVideoPTS
         // Packets after the first PMT keep their counters in a rewrite, so the original's count.
         self.followingContinuityCounter = located.followingContinuityCounter
+        self.videoPESStarts =
+            located.followingContinuityCounter == nil
+            ? TSMetadataPacketizer.videoPESStarts(
+                in: self.segment, from: self.insertionOffset, videoPIDs: programMap.streams.filter(\.isVideo).map(\.pid)
+            )
+            : []
     }
 
     /// Prepares `segment` and injects `tags` in one call; see ``injecting(_:)``.
@@ -115,18 +130,24 @@ public struct TSMetadataInjector: Sendable {
     /// its bytes: a server keeping the segment's bytes its own way (shared
     /// by every answer) keeps this beside them instead of the injector.
     public var packetizer: TSMetadataPacketizer {
-        TSMetadataPacketizer(metadataPID: metadataPID, followingContinuityCounter: followingContinuityCounter)
+        TSMetadataPacketizer(
+            metadataPID: metadataPID, followingContinuityCounter: followingContinuityCounter,
+            insertionOffset: insertionOffset, videoPESStarts: videoPESStarts, segmentLength: segment.count)
     }
 
-    /// ``segment`` with the packets of ``metadataPackets(_:)`` inserted at
-    /// ``insertionOffset``.
+    /// ``segment`` with each tag's packets inserted where
+    /// ``TSMetadataPacketizer/placedPackets(_:)`` puts them.
     public func injecting(_ tags: [(pts: UInt64, tag: ID3Tag)]) throws(MPEGTSError) -> [UInt8] {
-        let metadata = try metadataPackets(tags)
+        let runs = try packetizer.placedPackets(tags)
         var output: [UInt8] = []
-        output.reserveCapacity(segment.count + metadata.count)
-        output.append(contentsOf: segment[..<insertionOffset])
-        output.append(contentsOf: metadata)
-        output.append(contentsOf: segment[insertionOffset...])
+        output.reserveCapacity(segment.count + runs.reduce(0) { $0 + $1.packets.count })
+        var copied = 0
+        for run in runs {
+            output.append(contentsOf: segment[copied..<run.offset])
+            output.append(contentsOf: run.packets)
+            copied = run.offset
+        }
+        output.append(contentsOf: segment[copied...])
         return output
     }
 }
@@ -135,11 +156,73 @@ public struct TSMetadataInjector: Sendable {
 /// ``TSMetadataInjector/packetizer``): they go at the injector's
 /// ``TSMetadataInjector/insertionOffset``, between the segment's unchanged head and tail.
 public struct TSMetadataPacketizer: Sendable, Hashable {
+    /// Where a video PES starts in the prepared segment, and its PTS.
+    struct PESStart: Sendable, Hashable {
+        var offset: Int
+        var pts: UInt64
+    }
+
     /// The PID the packets use.
     public let metadataPID: UInt16
     /// The continuity counter of the segment's first metadata-PID packet
     /// after the insertion point; the packets end just before it.
     let followingContinuityCounter: UInt8?
+    /// The injector's ``TSMetadataInjector/insertionOffset``: no tag goes before it.
+    let insertionOffset: Int
+    /// The video PES starts after ``insertionOffset``, in stream order.
+    let videoPESStarts: [PESStart]
+
+    /// The prepared segment's length: where a tag later than every video PES goes.
+    let segmentLength: Int
+
+    /// Where a tag of `pts` goes: before the first video PES at or after that
+    /// time, at the end when none is.
+    func offset(forPTS pts: UInt64) -> Int {
+        videoPESStarts.first { $0.pts >= pts }?.offset ?? segmentLength
+    }
+
+    /// The tags' packets, grouped by where they go in the prepared segment
+    /// (offsets ascending; tags at one offset in the order given), with
+    /// continuity counters running on across the groups. Without video PES
+    /// starts to place by (an audio-only segment, or one whose metadata PID
+    /// already has packets, which the counters must run into) every tag goes
+    /// at ``TSMetadataInjector/insertionOffset``, as ``packets(_:)`` writes them.
+    public func placedPackets(_ tags: [(pts: UInt64, tag: ID3Tag)]) throws(MPEGTSError)
+        -> [(offset: Int, packets: [UInt8])]
+    {
+        guard !tags.isEmpty else { return [] }
+        guard !videoPESStarts.isEmpty else { return [(insertionOffset, try packets(tags))] }
+        let placed = tags.indices.map { (index: $0, offset: offset(forPTS: tags[$0].pts)) }
+            .sorted { ($0.offset, $0.index) < ($1.offset, $1.index) }
+        var runs: [(offset: Int, packets: [UInt8])] = []
+        var counter: UInt8 = 0
+        for item in placed {
+            let (pts, tag) = tags[item.index]
+            let pes = try PESPacket(streamID: PESPacket.privateStream1, pts: pts, payload: try tag.encoded()).encoded()
+            if runs.last?.offset != item.offset { runs.append((item.offset, [])) }
+            PESPacket.packetize(pes, pid: metadataPID, continuityCounter: &counter, into: &runs[runs.count - 1].packets)
+        }
+        return runs
+    }
+
+    /// Every video PES start at or after `offset` in `segment`, with its PTS.
+    static func videoPESStarts(in segment: [UInt8], from offset: Int, videoPIDs: [UInt16]) -> [PESStart] {
+        guard !videoPIDs.isEmpty else { return [] }
+        var starts: [PESStart] = []
+        segment.withUnsafeBufferPointer { buffer in
+            TSPacketScanner.forEachPacket(in: buffer, from: offset) { start in
+                let pid = UInt16(buffer[start + 1] & 0x1F) << 8 | UInt16(buffer[start + 2])
+                guard videoPIDs.contains(pid), let header = try? TSPacketHeader(buffer, at: start),
+                    !header.transportError, header.hasPayload, header.payloadUnitStart,
+                    header.payloadOffset < TSPacket.size
+                else { return true }
+                let payload = Array(buffer[(start + header.payloadOffset)..<(start + TSPacket.size)])
+                if let pts = try? PESHeader(payload[...]).pts { starts.append(PESStart(offset: start, pts: pts)) }
+                return true
+            }
+        }
+        return starts
+    }
 
     /// The packets; see ``TSMetadataInjector/metadataPackets(_:)``.
     public func packets(_ tags: [(pts: UInt64, tag: ID3Tag)]) throws(MPEGTSError) -> [UInt8] {

@@ -19,6 +19,10 @@ public struct HLSError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let lineTooLong = Code("lineTooLong")
         /// The first line is not `#EXTM3U`.
         public static let missingHeader = Code("missingHeader")
+        /// The input starts with a byte-order mark (RFC 8216bis 4.1 forbids
+        /// one). Reported by ``HLSParser/parseRecovering(_:)``; both parses
+        /// read the playlist without it.
+        public static let byteOrderMark = Code("byteOrderMark")
         /// A tag value is not what the tag's grammar requires.
         public static let malformedTag = Code("malformedTag")
         /// An attribute list is malformed (unbalanced quote, missing `=`).

@@ -21,6 +21,17 @@ struct HLSLineReader {
         self.maximumLineLength = maximumLineLength
     }
 
+    /// True when the input starts with a UTF-8 byte-order mark, which RFC
+    /// 8216bis 4.1 forbids but Windows tools write.
+    var startsWithByteOrderMark: Bool {
+        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+    }
+
+    /// Steps over a leading byte-order mark, so the first line is read as it is meant.
+    mutating func skipByteOrderMark() {
+        if position == 0, startsWithByteOrderMark { position = 3 }
+    }
+
     /// The next non-blank line, or nil at the end.
     mutating func next() throws(HLSError) -> Line? {
         while position < bytes.count {

@@ -43,6 +43,18 @@ struct HLSPlaylistBuilder {
     }
 
     mutating func build() throws(HLSError) -> HLSPlaylist {
+        if reader.startsWithByteOrderMark {
+            // Read as if absent (otherwise `#EXTM3U` is a URI line and every
+            // later finding is off); an inspector is still told.
+            reader.skipByteOrderMark()
+            if recovering {
+                skippedLineErrors.append(
+                    HLSError(
+                        .byteOrderMark,
+                        "the playlist starts with a UTF-8 byte-order mark, which RFC 8216bis 4.1 forbids; read without it",
+                        line: 1))
+            }
+        }
         // Errors of the reader itself (binary data, an overlong line) end the
         // parse in both modes: what follows them cannot be trusted.
         while let line = try reader.next() {

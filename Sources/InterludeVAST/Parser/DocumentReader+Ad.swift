@@ -13,11 +13,24 @@ extension DocumentReader {
             }
         }
         var document = VASTDocument(version: version)
+        // Sequence → the first ad that had it: a pod's order must not hang on document order.
+        var sequences: [Int: String] = [:]
         for child in tree.childIndices(of: root) {
             let child = Int(child)
             switch name(child) {
             case "Ad":
-                if let ad = readAd(child, version: version) { document.ads.append(ad) }
+                guard let ad = readAd(child, version: version) else { break }
+                if let sequence = ad.sequence {
+                    if let first = sequences[sequence] {
+                        warn(
+                            .schemaValidationError,
+                            "Ads \(first) and \(Self.label(ad)) share sequence \(sequence): they play in document order",
+                            at: child)
+                    } else {
+                        sequences[sequence] = Self.label(ad)
+                    }
+                }
+                document.ads.append(ad)
             case "Error":
                 if let url = urlText(child) { document.errors.append(url) }
             default:
@@ -26,6 +39,9 @@ extension DocumentReader {
         }
         return document
     }
+
+    /// `'id'`, or `(no id)`, for messages.
+    private static func label(_ ad: Ad) -> String { ad.id.map { "'\($0)'" } ?? "(no id)" }
 
     mutating func readAd(_ element: Int, version: String) -> Ad? {
         var body: Ad.Content?

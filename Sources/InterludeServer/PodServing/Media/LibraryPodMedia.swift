@@ -4,14 +4,14 @@ import InterludeHLS
 /// ``PodMediaSource`` over the server's ``MediaLibrary``: its ladder, its
 /// conditioned ads and slate. Segment files are read once, and prepared for
 /// timed metadata once (``TSMetadataInjector`` finds where packets go), so a
-/// request writes only its few ID3 packets and sends them between the
-/// shared head and tail of the segment, which are never copied.
+/// request writes only its few ID3 packets and sends them between runs of
+/// the shared segment (each where the stream reaches the tag's time), which
+/// are never copied.
 final class LibraryPodMedia: PodMediaSource {
     /// A segment ready for timed metadata: its bytes (PMT declaring the ID3
-    /// stream), where packets go, and how to write them.
+    /// stream) and how to write and place the packets.
     struct Prepared: Sendable {
         let bytes: SharedBytes
-        let insertionOffset: Int
         let packetizer: TSMetadataPacketizer
     }
 
@@ -85,25 +85,30 @@ final class LibraryPodMedia: PodMediaSource {
                 let bytes =
                     injector.segment == original
                     ? SharedBytes(injector.segment, file: path) : SharedBytes(injector.segment)
-                ready = Prepared(
-                    bytes: bytes, insertionOffset: injector.insertionOffset,
-                    packetizer: injector.packetizer)
+                ready = Prepared(bytes: bytes, packetizer: injector.packetizer)
             } catch {
                 throw PodMediaError(isMissing: false, message: "segment \(segment.path): \(error)")
             }
             prepared.store(ready, for: segment.path)
         }
-        let packets: [UInt8]
+        let runs: [(offset: Int, packets: [UInt8])]
         do {
-            packets = try ready.packetizer.packets(
+            runs = try ready.packetizer.placedPackets(
                 events.map { (pts: $0.pts, tag: ID3Tag(frames: [.userText(description: "", value: $0.eventID)])) })
         } catch {
             throw PodMediaError(isMissing: false, message: "segment \(segment.path): \(error)")
         }
-        return [
-            ready.bytes.slice(0..<ready.insertionOffset), SharedBytes(packets).whole,
-            ready.bytes.slice(ready.insertionOffset..<ready.bytes.count),
-        ]
+        // The shared bytes between the packets, each tag where the stream reaches its time.
+        var slices: [SharedBytes.Slice] = []
+        slices.reserveCapacity(runs.count * 2 + 1)
+        var copied = 0
+        for run in runs {
+            if run.offset > copied { slices.append(ready.bytes.slice(copied..<run.offset)) }
+            slices.append(SharedBytes(run.packets).whole)
+            copied = run.offset
+        }
+        if copied < ready.bytes.count { slices.append(ready.bytes.slice(copied..<ready.bytes.count)) }
+        return slices
     }
 
     private static func segment(_ file: SegmentFile, breaksTimeline: Bool) -> PodSegment {
