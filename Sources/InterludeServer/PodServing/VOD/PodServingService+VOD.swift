@@ -47,12 +47,17 @@ struct VODAdPodsResponse: Encodable, Sendable {
     var validFor: String
     var validUntil: String
     var adPods: [AdPod]
+    /// Requested profiles the pods have no manifest for (an iframe,
+    /// audio-only or fMP4 rendition, or one matching no conditioned profile),
+    /// with the reason: the VTP leaves those renditions without ads.
+    var unsupportedProfiles: [VODAdPodsRequest.UnsupportedProfile]
 
     enum CodingKeys: String, CodingKey {
         case streamID = "stream_id"
         case validFor = "valid_for"
         case validUntil = "valid_until"
         case adPods = "ad_pods"
+        case unsupportedProfiles = "unsupported_profiles"
     }
 }
 
@@ -134,7 +139,8 @@ extension PodServingService {
         return VODAdPodsResponse(
             streamID: stream.id,
             validFor: PodTimeFormat.goDuration(max(0, stream.expiresAt.timeIntervalSince(now()))),
-            validUntil: PodTimeFormat.iso8601(stream.expiresAt), adPods: pods)
+            validUntil: PodTimeFormat.iso8601(stream.expiresAt), adPods: pods,
+            unsupportedProfiles: body.unsupportedProfiles(for: media.profiles))
     }
 
     /// Plans a VOD stream's pods (the first call fixes the plan; later ones

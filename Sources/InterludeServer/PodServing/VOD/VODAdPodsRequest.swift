@@ -26,12 +26,82 @@ struct VODAdPodsRequest: Sendable, Hashable, Decodable {
         var type: String?
         var containerType: String?
         var videoSettings: VideoSettings?
+        /// Present in the body (its fields are not read): with no video
+        /// settings, the profile is audio-only.
+        var hasAudioSettings = false
 
         enum CodingKeys: String, CodingKey {
             case profileName = "profile_name"
             case type
             case containerType = "container_type"
             case videoSettings = "video_settings"
+            case audioSettings = "audio_settings"
+        }
+
+        init(
+            profileName: String, type: String? = nil, containerType: String? = nil,
+            videoSettings: VideoSettings? = nil
+        ) {
+            self.profileName = profileName
+            self.type = type
+            self.containerType = containerType
+            self.videoSettings = videoSettings
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            profileName = try container.decode(String.self, forKey: .profileName)
+            type = try container.decodeIfPresent(String.self, forKey: .type)
+            containerType = try container.decodeIfPresent(String.self, forKey: .containerType)
+            videoSettings = try container.decodeIfPresent(VideoSettings.self, forKey: .videoSettings)
+            hasAudioSettings = container.contains(.audioSettings)
+        }
+
+        /// Why this profile cannot be served, or nil: ads are conditioned
+        /// as video+audio MPEG-TS renditions only.
+        var unsupportedReason: String? {
+            if let type, type != "media" { return "type \(type) is not served (only media)" }
+            if let containerType, containerType != "mpeg2ts" {
+                return "container_type \(containerType) is not served (only mpeg2ts)"
+            }
+            if videoSettings == nil, hasAudioSettings { return "audio-only profiles are not served" }
+            return nil
+        }
+
+        /// The video height: `video_settings.resolution`, else one the name
+        /// states (`720p`, `hd-1280x720`, `720p60`).
+        var height: Int? {
+            if let height = videoSettings?.resolution?.height { return height }
+            let name = Array(profileName.lowercased().utf8)
+            var index = 0
+            while index < name.count {
+                guard (48...57).contains(name[index]) else {
+                    index += 1
+                    continue
+                }
+                var end = index
+                while end < name.count, (48...57).contains(name[end]) { end += 1 }
+                let digits = end - index
+                let before = index > 0 ? name[index - 1] : 0
+                let after = end < name.count ? name[end] : 0
+                // `720p`, or the height after `x` in `1280x720`.
+                if (2...4).contains(digits), after == UInt8(ascii: "p") || before == UInt8(ascii: "x") {
+                    return Int(String(decoding: name[index..<end], as: UTF8.self))
+                }
+                index = end
+            }
+            return nil
+        }
+    }
+
+    /// A requested profile left out of the pods, and why.
+    struct UnsupportedProfile: Sendable, Hashable, Encodable {
+        var profileName: String
+        var reason: String
+
+        enum CodingKeys: String, CodingKey {
+            case profileName = "profile_name"
+            case reason
         }
     }
 
@@ -76,13 +146,14 @@ struct VODAdPodsRequest: Sendable, Hashable, Decodable {
                 throw .badRequest(
                     "profile_name '\(profile.profileName.prefix(64))' must be unique, 1–64 of A–Z a–z 0–9 - _ .")
             }
-            if let type = profile.type, type != "media" {
-                throw .badRequest("profile \(profile.profileName): only type media is served, got \(type)")
-            }
-            if let container = profile.containerType, container != "mpeg2ts" {
-                throw .badRequest(
-                    "profile \(profile.profileName): only container_type mpeg2ts is served, got \(container)")
-            }
+        }
+        // An iframe, audio-only or fMP4 rendition of the content is left without
+        // ads (listed in the answer), not a reason to refuse the others.
+        let unsupported = request.encodingProfiles.compactMap { profile in
+            profile.unsupportedReason.map { "\(profile.profileName): \($0)" }
+        }
+        guard unsupported.count < request.encodingProfiles.count else {
+            throw .badRequest("no profile can be served: \(unsupported.joined(separator: "; "))")
         }
         guard !request.adTag.isEmpty, request.adTag.utf8.count <= 4096 else {
             throw .badRequest("ad_tag must be 1–4096 bytes")
@@ -127,25 +198,52 @@ struct VODAdPodsRequest: Sendable, Hashable, Decodable {
         }
     }
 
-    /// Requested profile name → a profile of `profiles`: the same name, else
-    /// the nearest height. Throws when there are profiles and none fits.
+    /// Requested profile name → a profile of `profiles`, for every profile
+    /// that can be served: the same name, else the nearest height (stated or
+    /// read from the name), else the nearest bandwidth to `video_settings.bitrate`.
+    /// Throws when none of the servable profiles fits.
     func profileMapping(to profiles: [PodProfile]) throws(HTTPError) -> [String: String] {
+        let (mapping, unmatched) = matchProfiles(to: profiles)
+        guard !mapping.isEmpty else {
+            throw .badRequest(
+                "no profile matches one of \(profiles.map(\.id).joined(separator: ", ")): "
+                    + unmatched.map { "\($0.profileName): \($0.reason)" }.joined(separator: "; "))
+        }
+        return mapping
+    }
+
+    /// The requested profiles the pods leave out, and why.
+    func unsupportedProfiles(for profiles: [PodProfile]) -> [UnsupportedProfile] {
+        matchProfiles(to: profiles).unmatched
+    }
+
+    private func matchProfiles(to profiles: [PodProfile]) -> (
+        mapping: [String: String], unmatched: [UnsupportedProfile]
+    ) {
         var mapping: [String: String] = [:]
+        var unmatched: [UnsupportedProfile] = []
         for requested in encodingProfiles {
-            if profiles.isEmpty {
+            if let reason = requested.unsupportedReason {
+                unmatched.append(UnsupportedProfile(profileName: requested.profileName, reason: reason))
+            } else if profiles.isEmpty {
                 mapping[requested.profileName] = requested.profileName
             } else if let same = profiles.first(where: { $0.id == requested.profileName }) {
                 mapping[requested.profileName] = same.id
-            } else if let height = requested.videoSettings?.resolution?.height,
+            } else if let height = requested.height,
                 let nearest = profiles.min(by: { abs($0.height - height) < abs($1.height - height) })
             {
                 mapping[requested.profileName] = nearest.id
+            } else if let bitrate = requested.videoSettings?.bitrate,
+                let nearest = profiles.min(by: { abs($0.bandwidth - bitrate) < abs($1.bandwidth - bitrate) })
+            {
+                mapping[requested.profileName] = nearest.id
             } else {
-                throw .badRequest(
-                    "profile \(requested.profileName) matches none of \(profiles.map(\.id).joined(separator: ", ")) "
-                        + "(name them, or give video_settings.resolution)")
+                unmatched.append(
+                    UnsupportedProfile(
+                        profileName: requested.profileName,
+                        reason: "matches no conditioned profile (name one, or give video_settings.resolution)"))
             }
         }
-        return mapping
+        return (mapping, unmatched)
     }
 }

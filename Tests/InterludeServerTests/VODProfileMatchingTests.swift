@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+@testable import InterludeServer
+
+/// How `POST …/adpods` matches the VTP's encoding profiles to the conditioned
+/// ladder: renditions it cannot serve are left out and named, not a reason
+/// to refuse the others.
+@Suite struct VODProfileMatchingTests {
+    private let ladder = [
+        PodProfile(
+            id: "360p", width: 640, height: 360, bandwidth: 900_000, averageBandwidth: 800_000,
+            codecs: "avc1.4d401e,mp4a.40.2", frameRate: 30),
+        PodProfile(
+            id: "720p", width: 1280, height: 720, bandwidth: 3_400_000, averageBandwidth: 3_000_000,
+            codecs: "avc1.4d401f,mp4a.40.2", frameRate: 30),
+    ]
+
+    private func request(_ profiles: String) throws -> VODAdPodsRequest {
+        try VODAdPodsRequest.parse(Array(#"{"encoding_profiles":[\#(profiles)],"ad_tag":"x"}"#.utf8))
+    }
+
+    @Test func namesResolutionsHeightsInNamesAndBitratesEachFindTheNearestProfile() throws {
+        let body = try request(
+            """
+            {"profile_name":"720p"},
+            {"profile_name":"low","video_settings":{"resolution":{"width":426,"height":240}}},
+            {"profile_name":"hd_1920x1080"},
+            {"profile_name":"600p30"},
+            {"profile_name":"mid","video_settings":{"bitrate":3000000}}
+            """)
+        let mapping = try body.profileMapping(to: ladder)
+        #expect(mapping == ["720p": "720p", "low": "360p", "hd_1920x1080": "720p", "600p30": "720p", "mid": "720p"])
+        #expect(body.unsupportedProfiles(for: ladder).isEmpty)
+    }
+
+    @Test func iframeAudioOnlyFMP4AndUnmatchableProfilesAreLeftOutAndNamed() throws {
+        let body = try request(
+            """
+            {"profile_name":"360p","type":"media","container_type":"mpeg2ts"},
+            {"profile_name":"trick","type":"iframe"},
+            {"profile_name":"audio","type":"media","container_type":"mpeg2ts","audio_settings":{"codec":"aac","bitrate":128000}},
+            {"profile_name":"cmaf","container_type":"fmp4cmaf"},
+            {"profile_name":"main"}
+            """)
+        #expect(try body.profileMapping(to: ladder) == ["360p": "360p"])
+        let left = body.unsupportedProfiles(for: ladder)
+        #expect(left.map(\.profileName) == ["trick", "audio", "cmaf", "main"])
+        #expect(left[0].reason.contains("iframe"))
+        #expect(left[1].reason.contains("audio-only"))
+        #expect(left[2].reason.contains("fmp4cmaf"))
+        #expect(left[3].reason.contains("matches no conditioned profile"))
+    }
+
+    @Test func aRequestWithNothingServableIsA400NamingWhy() throws {
+        #expect(throws: HTTPError.self) { try request(#"{"profile_name":"trick","type":"iframe"}"#) }
+        let unmatched = try request(#"{"profile_name":"main"}"#)
+        #expect(throws: HTTPError.self) { try unmatched.profileMapping(to: ladder) }
+        do {
+            _ = try request(#"{"profile_name":"trick","type":"iframe"}"#)
+        } catch {
+            #expect((error as? HTTPError)?.message.contains("trick: type iframe is not served") == true)
+        }
+    }
+}
