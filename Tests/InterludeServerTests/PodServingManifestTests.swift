@@ -224,7 +224,25 @@ import Testing
                 "pod_id": "5", "pd": "30000",
             ],
             key: key)
-        #expect(try Loopback.get(path + "&auth-token=\(token)", port: server.port).status == 200)
+        let multivariant = try Loopback.get(path + "&auth-token=\(token)", port: server.port)
+        #expect(multivariant.status == 200)
+        // The variants carry the token on, and each profile playlist and segment is checked too.
+        // `=` is escaped in a query value; `~` is unreserved (RFC 3986).
+        let encoded = token.replacingOccurrences(of: "=", with: "%3D")
+        #expect(multivariant.text.contains("&auth-token=\(encoded)"))
+        let base = "/linear/pods/v1/hls/network/secured/custom_asset/interlude-live"
+        let segmentBase = "/linear/pods/v1/seg/network/secured/custom_asset/interlude-live"
+        let query = "?stream_id=\(id)&pd=30000"
+        #expect(try Loopback.get("\(base)/pod/5/profile/360p.m3u8\(query)", port: server.port).status == 401)
+        #expect(try Loopback.get("\(segmentBase)/pod/5/profile/360p/0.ts\(query)", port: server.port).status == 401)
+        // The server has no media: past the token, the answer is 503 (and 401 comes first).
+        #expect(
+            try Loopback.get("\(base)/pod/5/profile/360p.m3u8\(query)&auth-token=\(encoded)", port: server.port)
+                .status != 401)
+        // A profile playlist or segment without its token decides nothing.
+        #expect(try Loopback.get("\(base)/pod/6/profile/360p.m3u8\(query)", port: server.port).status == 401)
+        #expect(try Loopback.get("\(segmentBase)/pod/6/profile/360p/0.ts\(query)", port: server.port).status == 401)
+        #expect(try server.sessionStore.decisions(streamID: id).map(\.breakID) == ["pod_5"])
         let breakPath = path.replacingOccurrences(of: "/pod/5.m3u8", with: "/ad_break_id/b-7.m3u8")
         let breakToken = PodAuthToken.sign(
             [

@@ -39,9 +39,27 @@ final class VTPLivePods: LiveStitchPodProvider {
 
     var maxPodDuration: Int { service.pods.podCatalog.podRules.maxPodDuration }
 
-    /// The pod request of a break; nil for a break under a second.
+    /// The pod request of a break; nil for a break under a second. A
+    /// network that checks tokens gets one the VTP signs for the viewer, good
+    /// until the stream expires: it goes on with the pod's manifest and
+    /// segment URIs, as a VTP in front of Google's pod serving passes its own.
     func podRequest(for request: LiveBreakRequest) -> LivePodRequest? {
-        Self.podRequest(for: request, stream: stream, maxPodDuration: maxPodDuration)
+        guard var pod = Self.podRequest(for: request, stream: stream, maxPodDuration: maxPodDuration) else {
+            return nil
+        }
+        guard let key = service.pods.podCatalog.network(code: stream.networkCode)?.authKeyBytes else { return pod }
+        let identifier: (name: String, value: String)
+        switch pod.identifier {
+        case .pod(let number): identifier = ("pod_id", String(number))
+        case .adBreakID(let id): identifier = ("ad_break_id", id)
+        }
+        pod.authToken = PodAuthToken.sign(
+            [
+                "custom_asset_key": pod.customAssetKey, "network_code": pod.networkCode,
+                identifier.name: identifier.value, "pd": String(pod.duration),
+                "exp": String(Int64(stream.expiresAt.timeIntervalSince1970.rounded(.down))),
+            ], key: key)
+        return pod
     }
 
     /// The pod request `stream`'s reloads make for a break (deciding ahead makes the same).
@@ -91,20 +109,9 @@ final class VTPLivePods: LiveStitchPodProvider {
 
     func interstitialAssetURI(for request: LiveBreakRequest) throws(HLSError) -> String? {
         guard let podRequest = podRequest(for: request) else { return nil }
-        let path =
-            "/linear/pods/v1/hls/network/\(PodServingLinks.encode(podRequest.networkCode))/custom_asset/"
+        // The query carries the token a network that checks them needs.
+        return "/linear/pods/v1/hls/network/\(PodServingLinks.encode(podRequest.networkCode))/custom_asset/"
             + "\(PodServingLinks.encode(podRequest.customAssetKey))/\(podRequest.identifier.pathComponent).m3u8?"
             + podRequest.query
-        // A network that checks pod manifest tokens gets one the VTP signs for the viewer.
-        guard let key = service.pods.podCatalog.network(code: stream.networkCode)?.authKeyBytes,
-            case .adBreakID(let id) = podRequest.identifier
-        else { return path }
-        let token = PodAuthToken.sign(
-            [
-                "custom_asset_key": podRequest.customAssetKey, "network_code": podRequest.networkCode,
-                "ad_break_id": id, "pd": String(podRequest.duration),
-                "exp": String(Int64(stream.expiresAt.timeIntervalSince1970.rounded(.down))),
-            ], key: key)
-        return path + "&auth-token=" + PodServingLinks.encode(token)
     }
 }

@@ -177,3 +177,41 @@ import Testing
         #expect(replay.completeBreaks("360p").allSatisfy { abs($0 - 8) < 0.0005 })
     }
 }
+
+extension VTPLiveTests {
+    /// A network that checks tokens checks every pod request, segments
+    /// included, so the VTP signs one per break and passes it on in the
+    /// stitched playlist's pod URIs: the viewer never sees a 401.
+    @Test func onANetworkThatChecksTokensThePodSegmentsCarryTheVTPsToken() async throws {
+        let clock = PodTestClock()
+        var catalog = Test.catalog()
+        catalog.podServing.networks.append(
+            PodNetwork(code: "keyed", authKey: PodServingTest.authKeyHex, requiresAuthToken: true))
+        catalog.podServing.liveStreams.append(
+            PodLiveStream(customAssetKey: "keyed-live", channel: "test-live", network: "keyed"))
+        let (server, directory) = try Test.start(clock: clock, catalog: catalog)
+        defer {
+            server.shutdown()
+            directory.remove()
+        }
+        let key = try #require(Hex.decode(PodServingTest.authKeyHex))
+        let registration = PodAuthToken.sign(
+            ["custom_asset_key": "keyed-live", "network_code": "keyed", "exp": "1800000600"], key: key)
+        let id = try PodServingTest.register(
+            "/ssai/pods/api/v1/network/keyed/custom_asset/keyed-live/stream", port: server.port,
+            body: "auth-token=" + registration.replacingOccurrences(of: "~", with: "%7E"))
+        var replay = LiveReplay(port: server.port, streamID: id, channel: "test-live")
+        for _ in 0..<12 {
+            try await replay.reload()
+            clock.advance(by: 4)
+        }
+        let pods = replay.stream("360p").filter(LiveReplay.isPod).filter { !$0.uri.hasPrefix("/vtp/slate/") }
+        let first = try #require(pods.first, "no break was stitched")
+        #expect(pods.allSatisfy { $0.uri.contains("&auth-token=") })
+        // This server's ladder has no segment files: past the token, a pod segment is a 503.
+        let signed = try await Test.get(first.uri, port: server.port)
+        #expect(signed.status == 503, "\(first.uri): \(signed.status) \(signed.text.prefix(300))")
+        let unsigned = try #require(first.uri.range(of: "&auth-token="))
+        #expect(try await Test.get(String(first.uri[..<unsigned.lowerBound]), port: server.port).status == 401)
+    }
+}

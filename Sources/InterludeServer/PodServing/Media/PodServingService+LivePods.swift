@@ -9,9 +9,21 @@ struct LivePodRequest: Sendable, Hashable {
     var streamID: String
     /// `pd`, milliseconds.
     var duration: Int
+    /// The request's `auth-token`, passed on so that every request of the
+    /// pod carries what its network requires.
+    var authToken: String? = nil
 
     /// The query string that goes on to the profile playlists and segments.
-    var query: String { "stream_id=\(streamID)&pd=\(duration)" }
+    var query: String {
+        let base = "stream_id=\(streamID)&pd=\(duration)"
+        guard let authToken else { return base }
+        return base + "&auth-token="
+            + (authToken.addingPercentEncoding(withAllowedCharacters: Self.tokenCharacters) ?? "")
+    }
+
+    /// What a token keeps unescaped in a query (RFC 3986 unreserved).
+    private static let tokenCharacters = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// `/linear/pods/v1/seg/…/{pod identifier}/profile/{profile}/`, where segments live.
     func segmentDirectory(profile: String) -> String {
@@ -46,9 +58,20 @@ extension PodServingService {
         guard stream.kind == .live, stream.networkCode == networkEntry.code, stream.customAssetKey == asset else {
             throw .notFound("stream \(stream.id) is not a live stream of \(network)/\(asset.prefix(64))")
         }
+        let token = request.query("auth-token").flatMap { $0.isEmpty ? nil : $0 }
         let pod = LivePodRequest(
             networkCode: networkEntry.code, customAssetKey: asset, identifier: identifier, streamID: stream.id,
-            duration: duration)
+            duration: duration, authToken: token)
+        // Every request of a pod is checked, not only its multivariant: a
+        // profile playlist or segment without the token must not decide a break.
+        // Google signs the path's identifier under its own name: `pod_id` for
+        // `pod/{n}`, `ad_break_id` for `ad_break_id/{id}`.
+        try checkToken(
+            token, network: networkEntry,
+            fields: [
+                "custom_asset_key": asset, "network_code": networkEntry.code,
+                kind == "pod" ? "pod_id" : "ad_break_id": id, "pd": String(duration),
+            ])
         return (pod, stream)
     }
 
@@ -79,16 +102,9 @@ extension PodServingService {
     ) throws(HTTPError) -> HTTPResponse {
         let id = try Self.stripping(".m3u8", from: file)
         let (pod, stream) = try livePodRequest(network: network, asset: asset, kind: kind, id: id, request: request)
-        // Google signs the path's identifier under its own name: `pod_id` for
-        // `pod/{n}`, `ad_break_id` for `ad_break_id/{id}`.
-        try checkToken(
-            request.query("auth-token"), network: try knownNetwork(pod.networkCode),
-            fields: [
-                "custom_asset_key": pod.customAssetKey, "network_code": pod.networkCode,
-                kind == "pod" ? "pod_id" : "ad_break_id": id, "pd": String(pod.duration),
-            ])
         _ = try livePodDecision(pod, stream: stream)
-        let key = "mv\n\(pod.streamID)\n\(pod.identifier.pathComponent)\n\(pod.duration)"
+        // The query, token included, is in the key: the variants carry it.
+        let key = "mv\n\(pod.identifier.pathComponent)\n\(pod.query)"
         let body =
             renderedPlaylists[key]
             ?? {
@@ -108,7 +124,7 @@ extension PodServingService {
     ) throws(HTTPError) -> HTTPResponse {
         let profile = try knownProfile(try Self.stripping(".m3u8", from: file))
         let (pod, stream) = try livePodRequest(network: network, asset: asset, kind: kind, id: id, request: request)
-        let key = "media\n\(pod.streamID)\n\(pod.identifier.pathComponent)\n\(pod.duration)\n\(profile)"
+        let key = "media\n\(pod.identifier.pathComponent)\n\(profile)\n\(pod.query)"
         if let cached = renderedPlaylists[key] { return Self.playlist(cached) }
         let layout = try self.layout(try livePodDecision(pod, stream: stream), profile: profile)
         let directory = pod.segmentDirectory(profile: profile)
