@@ -20,8 +20,10 @@ import Testing
         let starts = TSMetadataPacketizer.videoPESStarts(
             in: injector.segment, from: injector.insertionOffset, videoPIDs: [MPEGTSFixture.videoPID])
         #expect(starts.first?.pts == MPEGTSFixture.firstVideoPTS)
-        let midpointAt = try #require(starts.first { $0.pts >= 177_000 }).offset / 188
-        #expect(midpointAt > 3)
+        // ffprobe (-show_entries packet=pts,pos) puts the first video PES at or after PTS 177,000 in
+        // packet 31 of the fixture (pos 5828); the rewrite keeps every packet where it was.
+        let midpointAt = 31
+        #expect(starts.first { $0.pts >= 177_000 }?.offset == midpointAt * 188)
         let output = try injector.injecting([(pts: 132_000, tag: Self.start), (pts: 177_000, tag: Self.midpoint)])
         #expect(output.count == original.count + 2 * 188)
         var pids = MPEGTSFixture.pids(output)
@@ -204,5 +206,40 @@ extension MPEGTSInjectorTests {
         let summary = try TSSegmentSummary(segment: output)
         #expect(summary.timedMetadata.map(\.pts) == [0, 10_000_000])
         #expect(summary.issues.isEmpty)
+    }
+}
+
+extension MPEGTSInjectorTests {
+    /// PTS are 33-bit: a segment whose video runs past 2³³ still gets each
+    /// tag where the stream reaches it, before the wrap and after.
+    @Test func placementComparesTimesAcrossThe33BitWrap() {
+        let wrap: UInt64 = 1 << 33
+        let packetizer = TSMetadataPacketizer(
+            metadataPID: 0x0102, followingContinuityCounter: nil, insertionOffset: 3 * 188,
+            videoPESStarts: [
+                .init(offset: 3 * 188, pts: wrap - 60_000), .init(offset: 10 * 188, pts: wrap - 30_000),
+                .init(offset: 20 * 188, pts: 0), .init(offset: 30 * 188, pts: 30_000),
+            ],
+            segmentLength: 40 * 188)
+        #expect(packetizer.offset(forPTS: wrap - 90_000) == 3 * 188)
+        #expect(packetizer.offset(forPTS: wrap - 45_000) == 10 * 188)
+        #expect(packetizer.offset(forPTS: wrap - 1) == 20 * 188)
+        #expect(packetizer.offset(forPTS: 15_000) == 30 * 188)
+        #expect(packetizer.offset(forPTS: 60_000) == 40 * 188)
+        #expect(TSMetadataPacketizer.ticks(5, after: wrap - 5) == 10)
+        #expect(TSMetadataPacketizer.ticks(wrap - 5, after: 5) == -10)
+    }
+
+    /// A truncated last packet stays last: a late tag goes after the last
+    /// whole packet, on the 188-byte grid where demuxers find it.
+    @Test func aLateTagGoesBeforeATruncatedLastPacket() throws {
+        let truncated = MPEGTSFixture.segment + Array(repeating: 0xFF, count: 100)
+        let injector = try TSMetadataInjector(segment: truncated)
+        let output = try injector.injecting([(pts: 10_000_000, tag: Self.midpoint)])
+        let end = truncated.count - 100
+        #expect(Array(output[..<end]) == Array(injector.segment[..<end]))
+        #expect(output[end] == 0x47)
+        #expect(UInt16(output[end + 1] & 0x1F) << 8 | UInt16(output[end + 2]) == 0x0102)
+        #expect(Array(output[(end + 188)...]) == Array(repeating: 0xFF, count: 100))
     }
 }

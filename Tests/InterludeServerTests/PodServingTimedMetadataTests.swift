@@ -61,9 +61,21 @@ struct PodServingTimedMetadataTests {
         let streams = json["streams"] as? [[String: Any]] ?? []
         guard let index = streams.first(where: { $0["codec_name"] as? String == "timed_id3" })?["index"] as? Int
         else { return [] }
-        return (json["packets"] as? [[String: Any]] ?? []).filter { $0["stream_index"] as? Int == index }.map {
-            (($0["pts"] as? Int) ?? -1, Self.dumpBytes($0["data"] as? String ?? ""))
+        let packets = json["packets"] as? [[String: Any]] ?? []
+        let position = { (packet: [String: Any]) in Int(packet["pos"] as? String ?? "") ?? -1 }
+        // Where each tag sits, as ffprobe reads it: the next video PES in the file is not earlier than
+        // the tag (a tag ahead of the video at the head stalled GStreamer).
+        let videoIndex = streams.first { $0["codec_type"] as? String == "video" }?["index"] as? Int
+        let video = packets.filter { $0["stream_index"] as? Int == videoIndex }
+        let tags = packets.filter { $0["stream_index"] as? Int == index }
+        for tag in tags {
+            let pts = (tag["pts"] as? Int) ?? -1
+            if let next = video.first(where: { position($0) > position(tag) }) {
+                #expect(
+                    (next["pts"] as? Int ?? -1) >= pts, "ID3 at PTS \(pts) sits before video at \(next["pts"] ?? "?")")
+            }
         }
+        return tags.map { (($0["pts"] as? Int) ?? -1, Self.dumpBytes($0["data"] as? String ?? "")) }
     }
 
     /// The bytes of ffprobe's `-show_data` dump (`00000000: 4944 3304 …  ID3.`).

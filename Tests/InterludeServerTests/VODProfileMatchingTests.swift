@@ -53,13 +53,32 @@ import Testing
     }
 
     @Test func aRequestWithNothingServableIsA400NamingWhy() throws {
-        #expect(throws: HTTPError.self) { try request(#"{"profile_name":"trick","type":"iframe"}"#) }
+        #expect {
+            try request(#"{"profile_name":"trick","type":"iframe"}"#)
+        } throws: { error in
+            (error as? HTTPError)?.message.contains("trick: type iframe is not served") == true
+        }
         let unmatched = try request(#"{"profile_name":"main"}"#)
         #expect(throws: HTTPError.self) { try unmatched.profileMapping(to: ladder) }
-        do {
-            _ = try request(#"{"profile_name":"trick","type":"iframe"}"#)
-        } catch {
-            #expect((error as? HTTPError)?.message.contains("trick: type iframe is not served") == true)
+    }
+
+    /// A codec's number is not a height: `x264_1080p` is 1080p, not 264.
+    @Test func aCodecNameInTheProfileNameIsNotReadAsItsHeight() throws {
+        let body = try request(#"{"profile_name":"x264_360p"},{"profile_name":"hevc_x265_720p"}"#)
+        #expect(try body.profileMapping(to: ladder) == ["x264_360p": "360p", "hevc_x265_720p": "720p"])
+    }
+
+    /// Matching subtracts the request's numbers from the ladder's: the
+    /// extremes are a 400, not an overflow that ends the server.
+    @Test func outOfRangeVideoSettingsAreA400() {
+        for settings in [
+            #"{"bitrate":-9223372036854775808}"#, #"{"bitrate":9223372036854775807}"#, #"{"bitrate":0}"#,
+            #"{"resolution":{"width":640,"height":-9223372036854775808}}"#,
+            #"{"resolution":{"width":0,"height":360}}"#, #"{"frames_per_second":-1}"#,
+        ] {
+            #expect(throws: HTTPError.self, "\(settings)") {
+                try request(#"{"profile_name":"a","video_settings":\#(settings)}"#)
+            }
         }
     }
 }

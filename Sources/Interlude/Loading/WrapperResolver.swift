@@ -163,6 +163,13 @@ struct WrapperResolver: Sendable {
         switch ad.content {
         case .inLine(let inLine):
             let blocked = BlockedAdCategories(chain: chain)
+            if !blocked.isEmpty, inLine.categories.isEmpty {
+                // VAST 4.1 has error 204 for this; the ad still plays (logged),
+                // so a tag that names no category does not lose its ad.
+                logger.log(
+                    .warning,
+                    "ad \(ad.id ?? "") names no Category under a wrapper's BlockedAdCategories; played unchecked")
+            }
             if !blocked.isEmpty, let category = blocked.violation(in: inLine.categories) {
                 context.ping(inLine.errors, code: .blockedCategory)
                 context.pingChain(chain, code: .blockedCategory)

@@ -68,14 +68,14 @@ final class PlaySession: AdsManagerDelegate {
         do throws(AdError) {
             // An ads load always hands back an ads manager (a stream load, a stream manager).
             guard let loaded = try await loader.loadAds(with: request).adsManager else {
-                await loader.beaconQueue.waitUntilIdle()
+                await finishBeacons()
                 return 1
             }
             manager = loaded
         } catch {
             output.failure("could not load ads: error \(error.code.rawValue): \(error.message ?? "no message")")
             // A failed load still owes the Error URLs of its chain their pings.
-            await loader.beaconQueue.waitUntilIdle()
+            await finishBeacons()
             return 1
         }
         self.manager = manager
@@ -97,9 +97,37 @@ final class PlaySession: AdsManagerDelegate {
         keys.stop()
         for source in signalSources { source.cancel() }
         signalSources = []
-        await loader.beaconQueue.waitUntilIdle()
+        await finishBeacons()
         output.end()
         return code
+    }
+
+    /// Seconds the session waits at its end for owed beacons: a tracking
+    /// server that keeps failing would otherwise hold the command for the
+    /// queue's whole retry schedule (minutes).
+    static let beaconGrace: TimeInterval = 20
+
+    /// Waits until every owed beacon is sent or given up, for at most
+    /// ``beaconGrace`` seconds, then says what was left unsent.
+    private func finishBeacons() async {
+        let queue = loader.beaconQueue
+        let finished = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await queue.waitUntilIdle()
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(nanoseconds: UInt64(Self.beaconGrace * 1_000_000_000))
+                return false
+            }
+            let first = await group.next() ?? true
+            group.cancelAll()
+            return first
+        }
+        guard !finished else { return }
+        let pending = await queue.statistics.pending
+        await queue.shutDown()
+        output.failure("\(pending) beacon(s) still unsent after \(Int(Self.beaconGrace)) s; left unsent")
     }
 
     private func hasPreroll(_ manager: AdsManager) -> Bool { manager.adCuePoints.first == 0 }

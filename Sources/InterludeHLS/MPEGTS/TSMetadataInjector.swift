@@ -8,10 +8,10 @@
 /// GStreamer's demuxer until the video catches up.) Every other byte is
 /// copied unchanged.
 ///
-/// Preparing is the costly part (one pass over the packets); do it once per
-/// shared segment and call ``injecting(_:)`` per request, or write
-/// `segment[..<insertionOffset]`, ``metadataPackets(_:)`` and
-/// `segment[insertionOffset...]` out without joining them.
+/// Preparing is the costly part (two passes over the packets); do it once
+/// per shared segment and call ``injecting(_:)`` per request, or write the
+/// runs of ``TSMetadataPacketizer/placedPackets(_:)`` between the slices of
+/// ``segment`` they fall between, without joining them.
 ///
 /// ```swift
 /// let injector = try TSMetadataInjector(segment: adSegmentBytes)
@@ -43,6 +43,9 @@ public struct TSMetadataInjector: Sendable {
     /// metadata packets after that point (tags then all go at it, so their
     /// counters run into those packets).
     private let videoPESStarts: [TSMetadataPacketizer.PESStart]
+    /// The end of the last whole packet: where a tag later than every video
+    /// PES goes (a truncated packet after it is left last).
+    private let packetsEnd: Int
 
     /// Prepares `segment`.
     /// - Parameters:
@@ -92,12 +95,14 @@ public struct TSMetadataInjector: Sendable {
         self.firstVideoPTS = located.firstVideoPTS
         // Packets after the first PMT keep their counters in a rewrite, so the original's count.
         self.followingContinuityCounter = located.followingContinuityCounter
-        self.videoPESStarts =
+        let index =
             located.followingContinuityCounter == nil
-            ? TSMetadataPacketizer.videoPESStarts(
+            ? TSMetadataPacketizer.videoIndex(
                 in: self.segment, from: self.insertionOffset, videoPIDs: programMap.streams.filter(\.isVideo).map(\.pid)
             )
-            : []
+            : (starts: [], packetsEnd: self.segment.count)
+        self.videoPESStarts = index.starts
+        self.packetsEnd = index.packetsEnd
     }
 
     /// Prepares `segment` and injects `tags` in one call; see ``injecting(_:)``.
@@ -119,7 +124,10 @@ public struct TSMetadataInjector: Sendable {
     /// The transport packets carrying `tags`, one PES each in the order
     /// given: stream ID 0xBD (`private_stream_1`), `data_alignment_indicator`
     /// set, the PTS only, the ID3v2.4 tag as payload; continuity counters
-    /// run into the metadata packets already in the segment, if any.
+    /// run into the metadata packets already in the segment, if any. They
+    /// belong together at ``insertionOffset``: right for a segment that
+    /// already has metadata packets or no video, but ahead of their time for
+    /// tags later in a video segment (``injecting(_:)`` places each).
     /// - Throws: `payloadTooLarge` for a tag over 65,527 bytes, or an error
     ///   from ``ID3Tag/encoded()``.
     public func metadataPackets(_ tags: [(pts: UInt64, tag: ID3Tag)]) throws(MPEGTSError) -> [UInt8] {
@@ -132,7 +140,7 @@ public struct TSMetadataInjector: Sendable {
     public var packetizer: TSMetadataPacketizer {
         TSMetadataPacketizer(
             metadataPID: metadataPID, followingContinuityCounter: followingContinuityCounter,
-            insertionOffset: insertionOffset, videoPESStarts: videoPESStarts, segmentLength: segment.count)
+            insertionOffset: insertionOffset, videoPESStarts: videoPESStarts, segmentLength: packetsEnd)
     }
 
     /// ``segment`` with each tag's packets inserted where
@@ -153,8 +161,9 @@ public struct TSMetadataInjector: Sendable {
 }
 
 /// Writes the timed-ID3 packets of one prepared segment (from
-/// ``TSMetadataInjector/packetizer``): they go at the injector's
-/// ``TSMetadataInjector/insertionOffset``, between the segment's unchanged head and tail.
+/// ``TSMetadataInjector/packetizer``) and says where in it each goes
+/// (``placedPackets(_:)``), so a server can send them between unchanged
+/// runs of the segment's shared bytes.
 public struct TSMetadataPacketizer: Sendable, Hashable {
     /// Where a video PES starts in the prepared segment, and its PTS.
     struct PESStart: Sendable, Hashable {
@@ -172,13 +181,25 @@ public struct TSMetadataPacketizer: Sendable, Hashable {
     /// The video PES starts after ``insertionOffset``, in stream order.
     let videoPESStarts: [PESStart]
 
-    /// The prepared segment's length: where a tag later than every video PES goes.
+    /// The end of the prepared segment's last whole packet: where a tag
+    /// later than every video PES goes.
     let segmentLength: Int
 
     /// Where a tag of `pts` goes: before the first video PES at or after that
-    /// time, at the end when none is.
+    /// time, at the end when none is. Times compare across the 33-bit wrap,
+    /// as distances from the first video PES.
     func offset(forPTS pts: UInt64) -> Int {
-        videoPESStarts.first { $0.pts >= pts }?.offset ?? segmentLength
+        guard let base = videoPESStarts.first?.pts else { return insertionOffset }
+        let tag = Self.ticks(pts, after: base)
+        return videoPESStarts.first { Self.ticks($0.pts, after: base) >= tag }?.offset ?? segmentLength
+    }
+
+    /// `pts` − `base` in 90 kHz ticks modulo 2³³, negative for up to 2³² ticks
+    /// (13 hours) before `base`.
+    static func ticks(_ pts: UInt64, after base: UInt64) -> Int64 {
+        let mask: UInt64 = (1 << 33) - 1
+        let difference = Int64(((pts & mask) &- (base & mask)) & mask)
+        return difference >= 1 << 32 ? difference - (1 << 33) : difference
     }
 
     /// The tags' packets, grouped by where they go in the prepared segment
@@ -207,10 +228,19 @@ public struct TSMetadataPacketizer: Sendable, Hashable {
 
     /// Every video PES start at or after `offset` in `segment`, with its PTS.
     static func videoPESStarts(in segment: [UInt8], from offset: Int, videoPIDs: [UInt16]) -> [PESStart] {
-        guard !videoPIDs.isEmpty else { return [] }
+        videoIndex(in: segment, from: offset, videoPIDs: videoPIDs).starts
+    }
+
+    /// The video PES starts at or after `offset`, and the end of the last
+    /// whole packet, in one pass.
+    static func videoIndex(in segment: [UInt8], from offset: Int, videoPIDs: [UInt16]) -> (
+        starts: [PESStart], packetsEnd: Int
+    ) {
         var starts: [PESStart] = []
+        var packetsEnd = offset
         segment.withUnsafeBufferPointer { buffer in
             TSPacketScanner.forEachPacket(in: buffer, from: offset) { start in
+                packetsEnd = start + TSPacket.size
                 let pid = UInt16(buffer[start + 1] & 0x1F) << 8 | UInt16(buffer[start + 2])
                 guard videoPIDs.contains(pid), let header = try? TSPacketHeader(buffer, at: start),
                     !header.transportError, header.hasPayload, header.payloadUnitStart,
@@ -221,7 +251,7 @@ public struct TSMetadataPacketizer: Sendable, Hashable {
                 return true
             }
         }
-        return starts
+        return (starts, packetsEnd)
     }
 
     /// The packets; see ``TSMetadataInjector/metadataPackets(_:)``.

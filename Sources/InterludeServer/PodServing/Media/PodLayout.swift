@@ -75,7 +75,8 @@ struct PodLayout: Sendable {
             // than the longest) goes on that segment's last millisecond.
             guard into >= 0, into < entry.milliseconds || isLastOfAd else { return nil }
             let clamped = min(into, max(0, entry.milliseconds - 1))
-            return (entry.segment.firstPTS + UInt64(clamped) * 90, event.id)
+            // PTS are 33-bit: an event past the wrap is told as the stream tells it.
+            return ((entry.segment.firstPTS + UInt64(clamped) * 90) & 0x1_FFFF_FFFF, event.id)
         }
     }
 }

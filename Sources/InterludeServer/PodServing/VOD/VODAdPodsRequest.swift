@@ -84,8 +84,11 @@ struct VODAdPodsRequest: Sendable, Hashable, Decodable {
                 let digits = end - index
                 let before = index > 0 ? name[index - 1] : 0
                 let after = end < name.count ? name[end] : 0
-                // `720p`, or the height after `x` in `1280x720`.
-                if (2...4).contains(digits), after == UInt8(ascii: "p") || before == UInt8(ascii: "x") {
+                // `720p`, or the height in `1280x720` (digits on both sides of
+                // the `x`, so a codec's `x264` is not a height).
+                let afterWidth =
+                    before == UInt8(ascii: "x") && index >= 2 && (48...57).contains(name[index - 2])
+                if (2...4).contains(digits), after == UInt8(ascii: "p") || afterWidth {
                     return Int(String(decoding: name[index..<end], as: UTF8.self))
                 }
                 index = end
@@ -142,6 +145,18 @@ struct VODAdPodsRequest: Sendable, Hashable, Decodable {
         }
         var names = Set<String>()
         for profile in request.encodingProfiles {
+            // Matching subtracts these from the ladder's: out-of-range values would overflow.
+            if let settings = profile.videoSettings {
+                let resolution = settings.resolution
+                let numbers = [settings.bitrate, resolution?.width, resolution?.height].compactMap { $0 }
+                guard numbers.allSatisfy({ (1...1_000_000_000).contains($0) }),
+                    settings.framesPerSecond.map({ $0.isFinite && $0 > 0 && $0 <= 1000 }) ?? true
+                else {
+                    throw .badRequest(
+                        "profile \(profile.profileName.prefix(64)): video_settings bitrate, resolution and "
+                            + "frames_per_second must be positive and in range")
+                }
+            }
             guard Catalog.isSafeID(profile.profileName), names.insert(profile.profileName).inserted else {
                 throw .badRequest(
                     "profile_name '\(profile.profileName.prefix(64))' must be unique, 1–64 of A–Z a–z 0–9 - _ .")
