@@ -17,8 +17,9 @@ import Testing
         #expect(injector.metadataPID == 0x0102)
         #expect(injector.insertionOffset == 3 * 188)
         #expect(injector.firstVideoPTS == MPEGTSFixture.firstVideoPTS)
-        let starts = TSMetadataPacketizer.videoPESStarts(
-            in: injector.segment, from: injector.insertionOffset, videoPIDs: [MPEGTSFixture.videoPID])
+        let starts = TSMetadataPacketizer.videoIndex(
+            in: injector.segment, from: injector.insertionOffset, videoPIDs: [MPEGTSFixture.videoPID]
+        ).starts
         #expect(starts.first?.pts == MPEGTSFixture.firstVideoPTS)
         // ffprobe (-show_entries packet=pts,pos) puts the first video PES at or after PTS 177,000 in
         // packet 31 of the fixture (pos 5828); the rewrite keeps every packet where it was.

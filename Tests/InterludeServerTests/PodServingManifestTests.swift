@@ -196,11 +196,7 @@ import Testing
             directory.remove()
         }
         let key = try #require(Hex.decode(Test.authKeyHex))
-        let registration = PodAuthToken.sign(
-            ["custom_asset_key": "interlude-live", "network_code": "secured", "exp": "1800000600"], key: key)
-        let id = try Test.register(
-            "/ssai/pods/api/v1/network/secured/custom_asset/interlude-live/stream", port: server.port,
-            body: "auth-token=" + registration.replacingOccurrences(of: "~", with: "%7E"))
+        let id = try Test.registerSigned(network: "secured", asset: "interlude-live", port: server.port)
         let path = "/linear/pods/v1/hls/network/secured/custom_asset/interlude-live/pod/5.m3u8?stream_id=\(id)&pd=30000"
         #expect(try Loopback.get(path, port: server.port).status == 401)
         let wrongPD = PodAuthToken.sign(

@@ -74,6 +74,17 @@ enum PodServingTest {
         return try #require(try json(response)["stream_id"] as? String)
     }
 
+    /// Registers a live stream on a network that checks tokens, with a
+    /// registration token signed by ``authKeyHex``; returns its ID.
+    static func registerSigned(network: String, asset: String, port: UInt16) throws -> String {
+        let key = try #require(Hex.decode(authKeyHex))
+        let token = PodAuthToken.sign(
+            ["custom_asset_key": asset, "network_code": network, "exp": "1800000600"], key: key)
+        return try register(
+            "/ssai/pods/api/v1/network/\(network)/custom_asset/\(asset)/stream", port: port,
+            body: "auth-token=" + token.replacingOccurrences(of: "~", with: "%7E"))
+    }
+
     /// Registers a VOD stream and asks for its pods (pre-roll, mid-roll at 60 s, post-roll at 120 s).
     static func vodStreamWithPods(port: UInt16) throws -> (streamID: String, metadata: [String: Any]) {
         let id = try register(vodPath, port: port)

@@ -226,11 +226,6 @@ public struct TSMetadataPacketizer: Sendable, Hashable {
         return runs
     }
 
-    /// Every video PES start at or after `offset` in `segment`, with its PTS.
-    static func videoPESStarts(in segment: [UInt8], from offset: Int, videoPIDs: [UInt16]) -> [PESStart] {
-        videoIndex(in: segment, from: offset, videoPIDs: videoPIDs).starts
-    }
-
     /// The video PES starts at or after `offset`, and the end of the last
     /// whole packet, in one pass.
     static func videoIndex(in segment: [UInt8], from offset: Int, videoPIDs: [UInt16]) -> (

@@ -194,12 +194,7 @@ extension VTPLiveTests {
             server.shutdown()
             directory.remove()
         }
-        let key = try #require(Hex.decode(PodServingTest.authKeyHex))
-        let registration = PodAuthToken.sign(
-            ["custom_asset_key": "keyed-live", "network_code": "keyed", "exp": "1800000600"], key: key)
-        let id = try PodServingTest.register(
-            "/ssai/pods/api/v1/network/keyed/custom_asset/keyed-live/stream", port: server.port,
-            body: "auth-token=" + registration.replacingOccurrences(of: "~", with: "%7E"))
+        let id = try PodServingTest.registerSigned(network: "keyed", asset: "keyed-live", port: server.port)
         var replay = LiveReplay(port: server.port, streamID: id, channel: "test-live")
         for _ in 0..<12 {
             try await replay.reload()
