@@ -2,18 +2,81 @@ import Foundation
 import InterludeVAST
 
 /// A companion ad of a linear ad. IMA's `IMACompanionAd`.
+///
+/// IMA renders the companion in its slot itself; in Interlude the app does
+/// (``CompanionAdSlot/onFilled``), so the companion also says what kind of
+/// resource it is and where a click leads. Showing it and clicking it owe
+/// beacons, which the SDK sends: see ``CompanionAdSlot``.
 public struct CompanionAd: Sendable, Hashable {
+    /// What ``CompanionAd/resourceValue`` holds.
+    public enum ResourceType: String, Sendable, Hashable {
+        /// `<StaticResource>`: the URL of an image (or another file of ``CompanionAd/creativeType``).
+        case staticResource = "static"
+        /// `<IFrameResource>`: the URL of a page to show in a frame.
+        case iframe
+        /// `<HTMLResource>`: markup to show.
+        case html
+    }
+
     /// The resource: an image URL, an iframe URL or HTML markup.
     public var resourceValue: String
     public var apiFramework: String?
     public var width: Int
     public var height: Int
+    /// Interlude: what ``resourceValue`` is.
+    public var resourceType: ResourceType
+    /// Interlude: the `creativeType` of a static resource (`image/png`), when given.
+    public var creativeType: String?
+    /// Interlude: the companion's `adSlotId`, when given.
+    public var adSlotID: String?
+    /// Interlude: the `CompanionClickThrough` (of the inline companion, else
+    /// of the nearest wrapper that gives one), macros not yet filled.
+    public var clickThroughURL: String?
 
-    public init(resourceValue: String, apiFramework: String?, width: Int, height: Int) {
+    /// `creativeView` URLs of the companion and of its wrappers' tracking-only companions.
+    var viewTracking: [VASTURLTemplate] = []
+    /// `CompanionClickTracking` URLs, likewise merged over the chain.
+    var clickTracking: [VASTURLTemplate] = []
+    /// The ad it belongs to, for its beacons.
+    var adID = ""
+    var adServingID: String?
+
+    public init(
+        resourceValue: String, apiFramework: String?, width: Int, height: Int,
+        resourceType: ResourceType = .staticResource, creativeType: String? = nil, adSlotID: String? = nil,
+        clickThroughURL: String? = nil
+    ) {
         self.resourceValue = resourceValue
         self.apiFramework = apiFramework
         self.width = width
         self.height = height
+        self.resourceType = resourceType
+        self.creativeType = creativeType
+        self.adSlotID = adSlotID
+        self.clickThroughURL = clickThroughURL
+    }
+
+    /// The app-facing companion of a merged VAST companion (nil when it has no resource).
+    init?(_ companion: Companion, adID: String, adServingID: String?) {
+        guard let resource = companion.resources.first else { return nil }
+        let value: String
+        let type: ResourceType
+        var creativeType: String?
+        switch resource {
+        case .staticResource(let mime, let url):
+            (value, type, creativeType) = (url, .staticResource, mime)
+        case .iframe(let url): (value, type) = (url, .iframe)
+        case .html(let markup): (value, type) = (markup, .html)
+        }
+        self.init(
+            resourceValue: value.trimmingWhitespace, apiFramework: companion.apiFramework,
+            width: companion.width ?? 0, height: companion.height ?? 0, resourceType: type,
+            creativeType: creativeType, adSlotID: companion.adSlotID,
+            clickThroughURL: companion.clickThrough?.trimmingWhitespace)
+        viewTracking = companion.trackingEvents.filter { $0.event == .creativeView }.map(\.url)
+        clickTracking = companion.clickTracking.map(\.url)
+        self.adID = adID
+        self.adServingID = adServingID
     }
 }
 
@@ -133,17 +196,8 @@ public struct Ad: Sendable, Hashable {
         wrapperAdIDs = resolved.wrappers.map { $0.ad.id ?? "" }
         wrapperCreativeIDs = resolved.wrappers.map { hop in hop.wrapper.creatives.first?.id ?? "" }
         wrapperSystems = resolved.wrappers.map { $0.wrapper.adSystem?.name ?? "" }
-        companionAds = inLine.creatives.compactMap(\.companionAds).flatMap(\.companions).compactMap { companion in
-            guard let resource = companion.resources.first else { return nil }
-            let value: String
-            switch resource {
-            case .staticResource(_, let url): value = url
-            case .iframe(let url): value = url
-            case .html(let markup): value = markup
-            }
-            return CompanionAd(
-                resourceValue: value, apiFramework: companion.apiFramework, width: companion.width ?? 0,
-                height: companion.height ?? 0)
+        companionAds = resolved.companions.compactMap {
+            CompanionAd($0, adID: resolved.ad.id ?? "", adServingID: inLine.adServingID)
         }
         self.uiElements = uiElements
         adVerifications = resolved.adVerifications

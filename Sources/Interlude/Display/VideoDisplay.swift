@@ -110,18 +110,46 @@ public protocol ContentPlayhead: AnyObject {
 }
 
 /// A place in the app's layout for a companion ad. IMA's `IMACompanionAdSlot`.
+///
+/// IMA draws the companion into the slot's view; Interlude hands it to the
+/// app (``onFilled``) when an ad with a companion of the slot's size
+/// starts, and sends the companion's `creativeView` beacons then. When the
+/// user taps what the app drew, the app calls ``clicked()``: the SDK sends
+/// the companion's click tracking, opens its click-through through the
+/// manager's link opener, and calls ``onClicked``.
 @MainActor
 public final class CompanionAdSlot {
     public let width: Int
     public let height: Int
     /// Called with the companion shown in this slot.
     public var onFilled: ((CompanionAd) -> Void)?
-    /// Called when the user clicks the companion.
+    /// Called when the user clicks the companion (after ``clicked()``).
     public var onClicked: ((CompanionAd) -> Void)?
+    /// Interlude: the companion this slot was last filled with; it stays
+    /// after its ad ends, as a companion stays on screen.
+    public private(set) var companion: CompanionAd?
+    /// The manager's handling of a click on ``companion`` (holds it weakly).
+    private var clickHandler: ((CompanionAd) -> Void)?
 
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
+    }
+
+    /// Interlude: the user clicked the companion shown in this slot. IMA's
+    /// slot notices its own clicks; here the app reports them. Ignored
+    /// while the slot is empty.
+    public func clicked() {
+        guard let companion else { return }
+        clickHandler?(companion)
+        onClicked?(companion)
+    }
+
+    /// Fills the slot: the manager calls it when the companion's ad starts.
+    func fill(with companion: CompanionAd, onClick: @escaping (CompanionAd) -> Void) {
+        self.companion = companion
+        clickHandler = onClick
+        onFilled?(companion)
     }
 }
 

@@ -34,14 +34,32 @@ extension AdsManager {
         return event
     }
 
+    /// Each slot that a companion of the starting ad fits (same size) is
+    /// filled, and the companion's `creativeView` beacons are sent.
     private func fillCompanionSlots(for ad: Ad) {
         guard !closing, let slots = request?.adDisplayContainer?.companionSlots, !slots.isEmpty else { return }
         for slot in slots {
-            if let companion = ad.companionAds.first(where: { $0.width == slot.width && $0.height == slot.height }) {
-                slot.onFilled?(companion)
-            }
+            guard let companion = ad.companionAds.first(where: { $0.width == slot.width && $0.height == slot.height })
+            else { continue }
+            slot.fill(with: companion) { [weak self] clicked in self?.submit(.companionClicked(clicked)) }
+            send(companion.viewBeacons(macros: services.resolver.macros, limitAdTracking: limitAdTracking))
         }
     }
+
+    /// The user clicked a companion (``CompanionAdSlot/clicked()``): its
+    /// click tracking is sent and its click-through opened. The linear ad
+    /// plays on; it may have ended already.
+    func companionClicked(_ companion: CompanionAd) {
+        let macros = services.resolver.macros
+        send(companion.clickBeacons(macros: macros, limitAdTracking: limitAdTracking))
+        if let url = companion.clickThrough(macros: macros) {
+            open(url)
+        } else {
+            emitLog("companion click: the companion has no http(s) click-through")
+        }
+    }
+
+    private var limitAdTracking: Bool { services.resolver.settings.limitAdTracking }
 }
 
 /// Receives the display's events for the manager without making the manager

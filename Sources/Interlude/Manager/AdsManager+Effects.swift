@@ -26,6 +26,8 @@ enum ManagerInput {
     case contentTick
     case contentComplete
     case log(String)
+    /// The user clicked a companion in its slot.
+    case companionClicked(CompanionAd)
     case destroy
 }
 
@@ -79,6 +81,7 @@ extension AdsManager {
         case .contentTick: contentTick()
         case .contentComplete: contentCompletedNow()
         case .log(let message): emitLog(message)
+        case .companionClicked(let companion): companionClicked(companion)
         case .destroy: tearDown()
         }
     }
@@ -123,17 +126,20 @@ extension AdsManager {
                 guard state != uiState else { continue }
                 uiState = state
                 delegateIfOpen?.adsManager(self, didUpdate: state)
-            case .openClickThrough(let url):
-                if closing {
-                    continue
-                } else if let linkOpener {
-                    linkOpener(url)
-                } else {
-                    emitLog("click-through \(url.absoluteString) (no link opener set)")
-                }
+            case .openClickThrough(let url): open(url)
             case .proceed: inbox.append(.proceed(breakSerial: breakSerial))
             case .breakFinished: breakFinished()
             }
+        }
+    }
+
+    /// Opens a click-through with the app's link opener (nothing after `destroy`).
+    func open(_ url: URL) {
+        guard !closing else { return }
+        if let linkOpener {
+            linkOpener(url)
+        } else {
+            emitLog("click-through \(url.absoluteString) (no link opener set)")
         }
     }
 

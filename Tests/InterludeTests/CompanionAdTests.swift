@@ -1,0 +1,147 @@
+import Foundation
+import InterludeTestSupport
+import Testing
+
+@testable import Interlude
+
+/// Companions: merged over the wrapper chain, shown in the app's slots, and
+/// the beacons that showing and clicking them owe.
+@MainActor
+@Suite struct CompanionAdTests {
+    /// A wrapper whose tracking-only companion (0×0, as ad servers write
+    /// it) adds a `creativeView`, click tracking and a click-through, and
+    /// which brings a 728×90 banner of its own; the inline ad has a
+    /// 300×250 companion with its own `creativeView` and no click-through.
+    private static let wrapper = """
+        <VAST version="4.2"><Ad id="w"><Wrapper><AdSystem>w</AdSystem>
+        <VASTAdTagURI>\(testBase)/inline</VASTAdTagURI><Impression>http://127.0.0.1:9/w-imp</Impression>
+        <Creatives><Creative><CompanionAds>
+        <Companion width="0" height="0"><TrackingEvents><Tracking event="creativeView">http://127.0.0.1:9/w-view?t=[TIMESTAMP]</Tracking></TrackingEvents>
+        <CompanionClickThrough>http://127.0.0.1:9/landing?c=[CACHEBUSTING]</CompanionClickThrough>
+        <CompanionClickTracking>http://127.0.0.1:9/w-click</CompanionClickTracking></Companion>
+        <Companion width="728" height="90"><StaticResource creativeType="image/jpeg">http://127.0.0.1:9/leader.jpg</StaticResource>
+        <TrackingEvents><Tracking event="creativeView">http://127.0.0.1:9/leader-view</Tracking></TrackingEvents></Companion>
+        </CompanionAds></Creative></Creatives></Wrapper></Ad></VAST>
+        """
+    private static let inline = """
+        <VAST version="4.2"><Ad id="in"><InLine><AdSystem>s</AdSystem><AdTitle>t</AdTitle><Impression>http://127.0.0.1:9/imp</Impression>
+        <Creatives><Creative><Linear><Duration>00:00:04</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360">http://127.0.0.1:9/m.mp4</MediaFile></MediaFiles></Linear></Creative>
+        <Creative><CompanionAds><Companion width="300" height="250" adSlotId="rect">
+        <HTMLResource><![CDATA[<b>Buy</b>]]></HTMLResource>
+        <TrackingEvents><Tracking event="creativeView">http://127.0.0.1:9/view</Tracking></TrackingEvents>
+        <CompanionClickTracking>http://127.0.0.1:9/click</CompanionClickTracking></Companion>
+        </CompanionAds></Creative></Creatives></InLine></Ad></VAST>
+        """
+
+    private func harness() -> ManagerHarness {
+        let harness = ManagerHarness(routes: [
+            "\(testBase)/wrapper": .body(Self.wrapper), "\(testBase)/inline": .body(Self.inline),
+        ])
+        harness.display.durationForURL = { _ in 4 }
+        return harness
+    }
+
+    private func load(
+        _ harness: ManagerHarness, slots: [CompanionAdSlot]
+    ) async throws -> AdsManager {
+        let request = AdsRequest(
+            adTagURL: URL(string: "\(testBase)/wrapper")!,
+            adDisplayContainer: AdDisplayContainer(videoDisplay: harness.display, companionSlots: slots))
+        let manager = try await harness.loader.loadAds(with: request).adsManager!
+        manager.delegate = harness.recorder
+        harness.clock.holdWhile { [weak manager, http = harness.http] in
+            manager?.loadingSlot != nil && http.parkedCount == 0
+        }
+        manager.initialize(with: nil)
+        return manager
+    }
+
+    private func requests(_ harness: ManagerHarness, _ path: String) -> Int {
+        harness.http.requestedURLs.filter { $0.hasPrefix("http://127.0.0.1:9/\(path)") }.count
+    }
+
+    @Test func companionsMergeTheWrapperChain() async throws {
+        let harness = harness()
+        let manager = try await load(harness, slots: [])
+        await harness.clock.simulate(for: 1)
+        let ad = try #require(harness.recorder.events.first { $0.type == .started }?.ad)
+        #expect(ad.companionAds.map { "\($0.width)x\($0.height)" } == ["300x250", "728x90"])
+        let rectangle = ad.companionAds[0]
+        #expect(rectangle.resourceType == .html)
+        #expect(rectangle.resourceValue == "<b>Buy</b>")
+        #expect(rectangle.adSlotID == "rect")
+        #expect(rectangle.clickThroughURL == "http://127.0.0.1:9/landing?c=[CACHEBUSTING]")
+        #expect(rectangle.viewTracking.count == 2)
+        #expect(rectangle.clickTracking == ["http://127.0.0.1:9/click", "http://127.0.0.1:9/w-click"])
+        let leaderboard = ad.companionAds[1]
+        #expect(leaderboard.resourceType == .staticResource)
+        #expect(leaderboard.creativeType == "image/jpeg")
+        #expect(leaderboard.resourceValue == "http://127.0.0.1:9/leader.jpg")
+        withExtendedLifetime(manager) {}
+    }
+
+    @Test func aShownCompanionSendsItsCreativeViewOnceAndOnlyForFilledSlots() async throws {
+        let harness = harness()
+        let rectangle = CompanionAdSlot(width: 300, height: 250)
+        var filled: [String] = []
+        rectangle.onFilled = { filled.append($0.resourceValue) }
+        let manager = try await load(harness, slots: [rectangle])
+        await harness.clock.simulate(for: 6)
+        await harness.loader.beaconQueue.waitUntilIdle()
+        #expect(filled == ["<b>Buy</b>"])
+        #expect(harness.recorder.events.contains { $0.type == .complete }, "\(harness.recorder.events.map(\.type))")
+        #expect(rectangle.companion?.width == 300)
+        #expect(requests(harness, "view") == 1)
+        #expect(requests(harness, "w-view?t=") == 1)
+        #expect(!harness.http.requestedURLs.contains { $0.contains("[TIMESTAMP]") })
+        // No 728×90 slot: the leaderboard was not shown, so it owes nothing.
+        #expect(requests(harness, "leader-view") == 0)
+        #expect(requests(harness, "click") == 0)
+        withExtendedLifetime(manager) {}
+    }
+
+    @Test func aClickedCompanionSendsItsClickTrackingAndOpensItsClickThrough() async throws {
+        let harness = harness()
+        let rectangle = CompanionAdSlot(width: 300, height: 250)
+        var clicked: [Int] = []
+        rectangle.onClicked = { clicked.append($0.width) }
+        rectangle.clicked()  // empty slot: nothing happens
+        let manager = try await load(harness, slots: [rectangle])
+        var opened: [URL] = []
+        manager.linkOpener = { opened.append($0) }
+        await harness.clock.simulate(for: 2)
+        rectangle.clicked()
+        await harness.clock.simulate(for: 5)
+        // The companion stays after its ad: a click then still counts.
+        rectangle.clicked()
+        await harness.loader.beaconQueue.waitUntilIdle()
+        #expect(clicked == [300, 300])
+        #expect(requests(harness, "click") == 2)
+        #expect(requests(harness, "w-click") == 2)
+        #expect(opened.count == 2)
+        #expect(opened.allSatisfy { $0.absoluteString.hasPrefix("http://127.0.0.1:9/landing?c=") })
+        #expect(!opened.contains { $0.absoluteString.contains("CACHEBUSTING") })
+        #expect(harness.recorder.events.contains { $0.type == .complete }, "\(harness.recorder.events.map(\.type))")
+        // A companion click is not the video's click.
+        #expect(!harness.recorder.events.contains { $0.type == .clicked })
+        withExtendedLifetime(manager) {}
+    }
+
+    @Test func aClickAfterDestroyOwesNothing() async throws {
+        let harness = harness()
+        let rectangle = CompanionAdSlot(width: 300, height: 250)
+        var manager: AdsManager? = try await load(harness, slots: [rectangle])
+        var opened: [URL] = []
+        manager?.linkOpener = { opened.append($0) }
+        await harness.clock.simulate(for: 2)
+        weak var weakManager = manager
+        manager?.destroy()
+        manager = nil
+        rectangle.clicked()
+        await harness.clock.simulate(for: 1)
+        await harness.loader.beaconQueue.waitUntilIdle()
+        #expect(opened.isEmpty)
+        #expect(requests(harness, "click") == 0)
+        #expect(weakManager == nil)  // the slot's click handler does not keep the manager
+    }
+}
