@@ -67,6 +67,10 @@
             return range.end.seconds.finiteOrZero
         }
         public var isPlaying: Bool { player.rate != 0 }
+        /// How much of the player's view is on screen, 0 to 1, for the ads'
+        /// `<ViewableImpression>`: the app, which knows its layout, sets it
+        /// (nil, the default, leaves viewability undetermined).
+        public var visibleFraction: Double?
 
         public func load(_ url: URL, subtitles: [[String: String]]?) {
             prepare(url, progressInterval: 0.25)

@@ -24,6 +24,9 @@ public final class SimulatedVideoDisplay: VideoDisplay {
 
     public weak var delegate: (any VideoDisplayDelegate)?
     public var volume: Float = 1
+    /// How much of the video is on screen (``VideoDisplay/visibleFraction``);
+    /// nil, the default, when the simulation does not say.
+    public var visibleFraction: Double?
     public private(set) var currentMediaTime: TimeInterval = 0
     public private(set) var totalMediaTime: TimeInterval = 0
     public var bufferedMediaTime: TimeInterval { isBuffering ? currentMediaTime : totalMediaTime }

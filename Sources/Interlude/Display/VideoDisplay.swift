@@ -30,6 +30,14 @@ public protocol VideoDisplay: AnyObject {
     /// Moves the stream's playhead to `time` seconds of stream time (ads
     /// included). IMA's `seekStreamToTime:`. The default is ``seek(to:)``.
     func seekStream(to time: TimeInterval)
+    /// Interlude: how much of the video's area is on screen now, 0 to 1;
+    /// nil when the display cannot tell (the default). It decides which of
+    /// an ad's `<ViewableImpression>` URLs fire: `Viewable` once at least
+    /// half of the video was on screen for two continuous seconds of play,
+    /// else `NotViewable` at the ad's end, or `ViewUndetermined` when the
+    /// display never told. IMA measures this itself (Active View); here the
+    /// display that knows its view reports it.
+    var visibleFraction: Double? { get }
 }
 
 extension VideoDisplay {
@@ -43,6 +51,9 @@ extension VideoDisplay {
     /// Seeks the stream as media, with ``seek(to:)``: the default of IMA's
     /// `seekStreamToTime:` (required in IMA, optional here).
     public func seekStream(to time: TimeInterval) { seek(to: time) }
+    /// Unknown: a display that does not measure its view leaves every
+    /// ad's viewability undetermined.
+    public var visibleFraction: Double? { nil }
 
     /// IMA's Swift spelling of `loadStream:withSubtitles:` (the seed's
     /// `imaVideoDisplay.loadStream(url, withSubtitles: [])`): forwards to

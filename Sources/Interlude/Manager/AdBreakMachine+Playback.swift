@@ -39,7 +39,8 @@ extension AdBreakMachine {
         paused = false
         var effects: [Effect] = [.cancelLoadTimer]
         let duration = duration(of: index)
-        let report = tracker?.start(duration: duration, contentPlayhead: contentPlayhead)
+        let report = tracker?.start(
+            duration: duration, contentPlayhead: contentPlayhead, visibleFraction: visibleFraction)
         effects.append(.send(report?.beacons ?? []))
         effects.append(.send(tracker?.volumeChanged(to: volume, at: 0) ?? []))
         effects.append(.emit(AdEvent(type: .started, ad: ads[index])))
@@ -64,7 +65,8 @@ extension AdBreakMachine {
         noteMediaDuration(total, of: index)
         mediaTime = time
         let duration = duration(of: index)
-        let report = tracker?.progress(to: time, duration: duration, contentPlayhead: contentPlayhead)
+        let report = tracker?.progress(
+            to: time, duration: duration, contentPlayhead: contentPlayhead, visibleFraction: visibleFraction)
         var effects: [Effect] = [.send(report?.beacons ?? [])]
         effects += quartileEvents(report?.quartiles ?? [], index)
         effects.append(.progress(mediaTime: time, totalTime: duration ?? 0))

@@ -110,6 +110,10 @@ struct AdBreakMachine: Sendable {
     /// The media's duration, once the display reported a usable one.
     var mediaDuration: TimeInterval?
     var volume: Float = 1
+    /// How much of the video is on screen, as the display last said (nil:
+    /// it cannot tell); set by the manager before each input, read for the
+    /// ViewableImpression verdict.
+    var visibleFraction: Double?
 
     init(
         ads: [Ad], resolvedAds: [ResolvedAd], rendering: AdsRenderingSettings, strings: AdUIStrings,

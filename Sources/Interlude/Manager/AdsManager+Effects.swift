@@ -91,6 +91,7 @@ extension AdsManager {
         guard var current = machine else {
             return emitLog("\(input) ignored: no ad is playing")
         }
+        current.visibleFraction = displayIfOpen?.visibleFraction
         let effects = current.handle(input, contentPlayhead: contentTime)
         machine = current
         perform(effects)

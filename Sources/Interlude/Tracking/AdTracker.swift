@@ -84,6 +84,7 @@ struct AdTracker: Sendable {
     private var paused = false
     private var muted: Bool?
     private var lastMediaTime: TimeInterval = 0
+    private var viewability = ViewabilityMeter()
 
     init(
         ad: ResolvedAd, context: Context = Context(), assetURI: String? = nil,
@@ -121,7 +122,9 @@ struct AdTracker: Sendable {
 
     /// The first frame is showing: impressions, `creativeView`, `start`, and
     /// each verification's `verificationNotExecuted` (the SDK runs no OM).
-    mutating func start(duration: TimeInterval? = nil, contentPlayhead: TimeInterval? = nil) -> Report {
+    mutating func start(
+        duration: TimeInterval? = nil, contentPlayhead: TimeInterval? = nil, visibleFraction: Double? = nil
+    ) -> Report {
         guard !started, !finished else { return Report() }
         started = true
         var beacons = ad.impressions.map(\.url).compactMap {
@@ -142,19 +145,26 @@ struct AdTracker: Sendable {
                 }
             }
         }
-        var report = progress(to: 0, duration: duration, contentPlayhead: contentPlayhead)
+        var report = progress(
+            to: 0, duration: duration, contentPlayhead: contentPlayhead, visibleFraction: visibleFraction)
         report.beacons = beacons + report.beacons
         return report
     }
 
     /// Media time advanced to `mediaTime` of an ad lasting `duration`
     /// seconds (nil while unknown): quartiles and progress offsets crossed.
-    mutating func progress(to mediaTime: TimeInterval, duration: TimeInterval?, contentPlayhead: TimeInterval? = nil)
-        -> Report
-    {
+    /// `visibleFraction` is how much of the video is on screen (nil when
+    /// the display cannot tell), for the ViewableImpression verdict.
+    mutating func progress(
+        to mediaTime: TimeInterval, duration: TimeInterval?, contentPlayhead: TimeInterval? = nil,
+        visibleFraction: Double? = nil
+    ) -> Report {
         guard started, !finished else { return Report() }
         lastMediaTime = max(lastMediaTime, mediaTime)
         var report = Report()
+        if let verdict = viewability.sample(at: mediaTime, fraction: visibleFraction, duration: duration) {
+            report.beacons += viewableImpression(verdict, at: mediaTime, contentPlayhead: contentPlayhead)
+        }
         if let duration, duration > 0 {
             for quartile in Quartile.allCases where !firedQuartiles.contains(quartile) {
                 guard mediaTime >= duration * Double(quartile.rawValue) / 4 else { break }
@@ -201,6 +211,7 @@ struct AdTracker: Sendable {
         }
         finished = true
         report.beacons += fire(.complete, at: end, contentPlayhead: contentPlayhead)
+        report.beacons += endViewability(at: end, duration: duration, contentPlayhead: contentPlayhead)
         return report
     }
 
@@ -231,7 +242,7 @@ struct AdTracker: Sendable {
     mutating func skip(at mediaTime: TimeInterval) -> [Beacon] {
         guard started, !finished else { return [] }
         finished = true
-        return fire(.skip, at: mediaTime)
+        return fire(.skip, at: mediaTime) + endViewability(at: mediaTime, duration: nil)
     }
 
     /// The user clicked through: every click-tracking URL of the chain.
@@ -243,12 +254,38 @@ struct AdTracker: Sendable {
     mutating func error(_ code: VASTErrorCode, at mediaTime: TimeInterval) -> [Beacon] {
         guard !finished else { return [] }
         finished = true
-        return ad.errorURLs.compactMap {
+        let errors = ad.errorURLs.compactMap {
             beacon($0, event: "error", at: mediaTime, extra: [.errorCode: .value(String(code.rawValue))])
         }
+        // An ad that failed after its first frame was seen, and owes its verdict.
+        return errors + (started ? endViewability(at: mediaTime, duration: nil) : [])
     }
 
     // MARK: - Beacons
+
+    /// The verdict still owed when the ad ends after its first frame.
+    private mutating func endViewability(
+        at mediaTime: TimeInterval, duration: TimeInterval?, contentPlayhead: TimeInterval? = nil
+    ) -> [Beacon] {
+        guard let verdict = viewability.end(at: mediaTime, duration: duration) else { return [] }
+        return viewableImpression(verdict, at: mediaTime, contentPlayhead: contentPlayhead)
+    }
+
+    /// The `<ViewableImpression>` URLs of the inline ad and every wrapper for `verdict`.
+    private func viewableImpression(
+        _ verdict: ViewabilityMeter.Verdict, at mediaTime: TimeInterval, contentPlayhead: TimeInterval?
+    ) -> [Beacon] {
+        let elements =
+            ad.wrappers.compactMap(\.wrapper.viewableImpression) + [ad.inLine.viewableImpression].compactMap { $0 }
+        let event: String
+        let urls: [VASTURLTemplate]
+        switch verdict {
+        case .viewable: (event, urls) = ("viewable", elements.flatMap(\.viewable))
+        case .notViewable: (event, urls) = ("notViewable", elements.flatMap(\.notViewable))
+        case .undetermined: (event, urls) = ("viewUndetermined", elements.flatMap(\.viewUndetermined))
+        }
+        return urls.compactMap { beacon($0, event: event, at: mediaTime, contentPlayhead: contentPlayhead) }
+    }
 
     private func fire(_ event: TrackingEventType, at mediaTime: TimeInterval, contentPlayhead: TimeInterval? = nil)
         -> [Beacon]
