@@ -141,6 +141,10 @@ public struct Ad: Sendable, Hashable {
     public var wrapperCreativeIDs: [String]
     public var wrapperSystems: [String]
     public var companionAds: [CompanionAd]
+    /// Interlude: the industry icons (AdChoices, …) of the linear creative
+    /// and its wrappers, one per program; ``AdUIState/icons`` says which
+    /// show when.
+    public var icons: [AdIcon]
     /// UI elements the built-in UI shows for this ad.
     public var uiElements: [UIElement]
 
@@ -199,6 +203,7 @@ public struct Ad: Sendable, Hashable {
         companionAds = resolved.companions.compactMap {
             CompanionAd($0, adID: resolved.ad.id ?? "", adServingID: inLine.adServingID)
         }
+        icons = resolved.icons.enumerated().compactMap { AdIcon($1, ordinal: $0) }
         self.uiElements = uiElements
         adVerifications = resolved.adVerifications
         mediaURL = media?.url

@@ -17,6 +17,7 @@ extension AdBreakMachine {
         phase = .loading(index, .requested)
         mediaTime = 0
         mediaDuration = nil
+        shownIcons = []
         paused = false
         pausedForBackground = false
         startPaused = false
@@ -45,7 +46,7 @@ extension AdBreakMachine {
         effects.append(.send(tracker?.volumeChanged(to: volume, at: 0) ?? []))
         effects.append(.emit(AdEvent(type: .started, ad: ads[index])))
         effects += quartileEvents(report?.quartiles ?? [], index)
-        effects.append(.ui(uiState(index, mediaTime: nil)))
+        effects += ui(index, mediaTime: nil)
         // A display that started while the ad was held (it raced the hold): pause it at once.
         if isHeld {
             pausedForBackground = inBackground && !startPaused
@@ -70,7 +71,7 @@ extension AdBreakMachine {
         var effects: [Effect] = [.send(report?.beacons ?? [])]
         effects += quartileEvents(report?.quartiles ?? [], index)
         effects.append(.progress(mediaTime: time, totalTime: duration ?? 0))
-        effects.append(.ui(uiState(index, mediaTime: time)))
+        effects += ui(index, mediaTime: time)
         return effects
     }
 
@@ -169,6 +170,36 @@ extension AdBreakMachine {
             }
             return .emit(AdEvent(type: type, ad: ads[index]))
         }
+    }
+
+    /// The UI at `mediaTime`, and the view tracking of each icon it shows
+    /// for the first time in this ad.
+    mutating func ui(_ index: Int, mediaTime: TimeInterval?) -> [Effect] {
+        let state = uiState(index, mediaTime: mediaTime)
+        var effects: [Effect] = [.ui(state)]
+        for icon in state.icons where shownIcons.insert(icon.ordinal).inserted {
+            effects.append(.send(tracker?.iconViewed(icon, at: mediaTime ?? 0) ?? []))
+        }
+        return effects
+    }
+
+    /// The user tapped `tapped`, an icon of the playing ad: its click
+    /// tracking, `iconTapped`, and its click-through (the ad pauses, as for
+    /// a click-through of the ad) when it has one. An icon with fallback
+    /// images instead is the app's to show (``AdIcon/fallbackImages``).
+    mutating func iconClicked(_ index: Int, _ tapped: AdIcon) -> [Effect] {
+        guard let icon = ads[index].icons.first(where: { $0 == tapped }), icon.isVisible(at: mediaTime) else {
+            return [log("iconClicked(_:) ignored: the icon is not showing in the playing ad")]
+        }
+        var effects: [Effect] = [.send(tracker?.iconClicked(icon, at: mediaTime) ?? [])]
+        effects.append(.emit(AdEvent(type: .iconTapped, ad: ads[index])))
+        if let template = icon.clickThroughURL, let url = URL.lenient(macros.fill(template), relativeTo: nil),
+            url.isHTTPOrHTTPS
+        {
+            effects.insert(.openClickThrough(url), at: 0)
+            if !paused { effects += pauseAd(index) }
+        }
+        return effects
     }
 
     func uiState(_ index: Int, mediaTime: TimeInterval?) -> AdUIState {

@@ -33,6 +33,9 @@ struct AdBreakMachine: Sendable {
         case resume
         case skip
         case clicked
+        /// The user tapped an icon of the playing ad.
+        case iconClicked(AdIcon)
+        case iconFallbackImageClosed
         case volumeChanged(Float)
         /// Drop the rest of the break (`discardAdBreak()`).
         case discard
@@ -114,6 +117,8 @@ struct AdBreakMachine: Sendable {
     /// it cannot tell); set by the manager before each input, read for the
     /// ViewableImpression verdict.
     var visibleFraction: Double?
+    /// Ordinals of the playing ad's icons shown so far (their view tracking went).
+    var shownIcons: Set<Int> = []
 
     init(
         ads: [Ad], resolvedAds: [ResolvedAd], rendering: AdsRenderingSettings, strings: AdUIStrings,
@@ -219,6 +224,10 @@ struct AdBreakMachine: Sendable {
             return skip(index)
         case (.clicked, .playing(let index)):
             return clicked(index)
+        case (.iconClicked(let icon), .playing(let index)):
+            return iconClicked(index, icon)
+        case (.iconFallbackImageClosed, .playing(let index)):
+            return [.emit(AdEvent(type: .iconFallbackImageClosed, ad: ads[index]))]
 
         case (.volumeChanged(let level), _):
             volume = level

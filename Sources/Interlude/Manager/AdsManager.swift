@@ -137,6 +137,14 @@ public final class AdsManager {
     public func skip() { submit(.machine(.skip)) }
     /// The user chose Learn More: opens the click-through, pings, pauses.
     public func clicked() { submit(.machine(.clicked)) }
+    /// Interlude: the user tapped `icon`, one of ``AdUIState/icons``: its
+    /// click tracking is sent and `iconTapped` emitted; with a
+    /// click-through, it opens and the ad pauses, as for ``clicked()``.
+    /// IMA's SDK notices taps on the icons it draws itself.
+    public func iconClicked(_ icon: AdIcon) { submit(.machine(.iconClicked(icon))) }
+    /// Interlude: the app closed the fallback image it showed for an icon
+    /// tap (``AdIcon/fallbackImages``): emits `iconFallbackImageClosed`.
+    public func iconFallbackImageClosed() { submit(.machine(.iconFallbackImageClosed)) }
 
     /// Drops the rest of the current break and resumes content. A break that
     /// is ready or still loading is dropped before it plays (content, never

@@ -250,6 +250,16 @@ struct AdTracker: Sendable {
         ad.clickTracking.compactMap { beacon($0.url, event: "click", at: mediaTime) }
     }
 
+    /// The icon showed for the first time in this ad: its `IconViewTracking`.
+    func iconViewed(_ icon: AdIcon, at mediaTime: TimeInterval) -> [Beacon] {
+        icon.viewTracking.compactMap { beacon($0, event: "iconView", at: mediaTime) }
+    }
+
+    /// The user tapped the icon: its `IconClickTracking`.
+    func iconClicked(_ icon: AdIcon, at mediaTime: TimeInterval) -> [Beacon] {
+        icon.clickTracking.compactMap { beacon($0, event: "iconClick", at: mediaTime) }
+    }
+
     /// The ad failed with `code`: every Error URL of the chain and the inline ad.
     mutating func error(_ code: VASTErrorCode, at mediaTime: TimeInterval) -> [Beacon] {
         guard !finished else { return [] }

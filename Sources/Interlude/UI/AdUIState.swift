@@ -35,6 +35,10 @@ public struct AdUIState: Sendable, Hashable {
     public var skipButtonTitle: String
     /// True once the skip offset has passed: ``AdsManager/skip()`` now skips.
     public var skipButtonEnabled: Bool
+    /// Interlude: the ad's icons showing now (``AdIcon/offset`` and
+    /// ``AdIcon/duration``), for either UI to draw; showing one sends its
+    /// view tracking. A tap goes to ``AdsManager/iconClicked(_:)``.
+    public var icons: [AdIcon] = []
 
     /// Nothing shown (between ads, in content).
     public static let hidden = AdUIState(
@@ -45,7 +49,7 @@ public struct AdUIState: Sendable, Hashable {
     public init(
         isCustomUIVisible: Bool, isBuiltInUIVisible: Bool, learnMoreVisible: Bool, learnMoreTitle: String,
         countdownVisible: Bool, countdownText: String, skipButtonVisible: Bool, skipButtonTitle: String,
-        skipButtonEnabled: Bool
+        skipButtonEnabled: Bool, icons: [AdIcon] = []
     ) {
         self.isCustomUIVisible = isCustomUIVisible
         self.isBuiltInUIVisible = isBuiltInUIVisible
@@ -56,6 +60,7 @@ public struct AdUIState: Sendable, Hashable {
         self.skipButtonVisible = skipButtonVisible
         self.skipButtonTitle = skipButtonTitle
         self.skipButtonEnabled = skipButtonEnabled
+        self.icons = icons
     }
 
     /// The state while `ad` plays at `mediaTime` of `totalTime` seconds (nil
@@ -65,9 +70,15 @@ public struct AdUIState: Sendable, Hashable {
     static func playing(_ ad: Ad, mediaTime: TimeInterval?, totalTime: TimeInterval?, strings: AdUIStrings)
         -> AdUIState
     {
-        ad.isUiDisabled
+        var state =
+            ad.isUiDisabled
             ? custom(ad, mediaTime: mediaTime, totalTime: totalTime, strings: strings)
             : builtIn(ad, mediaTime: mediaTime ?? 0, totalTime: totalTime, strings: strings)
+        if !ad.icons.isEmpty {
+            let time = mediaTime ?? 0
+            state.icons = ad.icons.filter { $0.isVisible(at: time) }
+        }
+        return state
     }
 
     private static func custom(_ ad: Ad, mediaTime: TimeInterval?, totalTime: TimeInterval?, strings: AdUIStrings)

@@ -21,7 +21,7 @@ enum PlayCommand {
 
     static let usage = """
         usage: interlude play [--speed N] [--content-duration SECONDS] [--language TAG] [--json] URL
-          keys: s skip · l learn more · p pause/resume · space tap (resumes a paused ad) · q quit
+          keys: s skip · l learn more · i tap the ad's icon (AdChoices) · p pause/resume · space tap (resumes a paused ad) · q quit
         """
 
     static func parse(_ arguments: [String]) -> Result<Options, UsageFailure> {

@@ -172,6 +172,7 @@ final class PlaySession: AdsManagerDelegate {
         switch key {
         case "s": manager.skip()
         case "l": manager.clicked()
+        case "i": if let icon = manager.uiState.icons.first { manager.iconClicked(icon) }
         case "p":
             if inBreak {
                 adPaused ? manager.resume() : manager.pause()

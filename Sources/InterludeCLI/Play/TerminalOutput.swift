@@ -40,13 +40,18 @@ struct TerminalFrame: Equatable {
                 buttons.append(ui.skipButtonEnabled ? "[ \(ui.skipButtonTitle) (s) ]" : "( \(ui.skipButtonTitle) )")
             }
             if shown && ui.learnMoreVisible { buttons.append("[ \(ui.learnMoreTitle) (l) ]") }
+            // Icons (AdChoices, …) show in either UI; `i` taps the first.
+            for (position, icon) in ui.icons.enumerated() {
+                let name = icon.program.isEmpty ? "icon" : icon.program
+                buttons.append(position == 0 ? "[ \(name) (i) ]" : "[ \(name) ]")
+            }
             lines.append(buttons.joined(separator: "   "))
         } else {
             lines.append("")
             lines.append("")
         }
         lines.append("last event: \(lastEvent)")
-        lines.append("keys: s skip · l learn more · p pause · space tap · q quit")
+        lines.append("keys: s skip · l learn more · i icon · p pause · space tap · q quit")
         return lines
     }
 
