@@ -52,6 +52,22 @@ import Testing
         #expect(left[3].reason.contains("matches no conditioned profile"))
     }
 
+    @Test func aDASHRequestIsA400AndGoogleFieldsWeDoNotUseAreReadPast() throws {
+        let profiles = #"[{"profile_name":"720p"}]"#
+        #expect {
+            try VODAdPodsRequest.parse(
+                Array(#"{"encoding_profiles":\#(profiles),"ad_tag":"x","manifest_type":"dash"}"#.utf8))
+        } throws: { error in
+            (error as? HTTPError)?.status == 400
+                && (error as? HTTPError)?.message.contains("manifest_type dash") == true
+        }
+        let hls = try VODAdPodsRequest.parse(
+            Array(
+                #"{"encoding_profiles":\#(profiles),"ad_tag":"x","manifest_type":"HLS","dai_options":{"x":[1,{"y":null}]}}"#
+                    .utf8))
+        #expect(try hls.profileMapping(to: ladder) == ["720p": "720p"])
+    }
+
     @Test func aRequestWithNothingServableIsA400NamingWhy() throws {
         #expect {
             try request(#"{"profile_name":"trick","type":"iframe"}"#)

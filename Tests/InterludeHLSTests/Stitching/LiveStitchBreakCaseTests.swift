@@ -129,3 +129,34 @@ import Testing
         #expect(HLSValidator.validate(try #require(reloads.last)).filter { $0.severity == .error }.isEmpty)
     }
 }
+
+/// A break that closes where it opens (a cancelled avail: the packager
+/// writes the out and the in marker before the same segment) has no
+/// content to replace: the stream plays on, unchanged, in every style.
+@Suite struct LiveStitchZeroLengthBreakTests {
+    @Test(arguments: SimulatedLiveOrigin.Style.allCases)
+    func aBreakThatEndsWhereItStartsLeavesTheContent(style: SimulatedLiveOrigin.Style) throws {
+        let origin = SimulatedLiveOrigin(style: style, breaks: [.init(start: 8, length: 0)])
+        var harness = LiveStitchHarness(origin)
+        let reloads = try harness.replay(5...20)
+        expectNoFindings(LiveReloadChecker.check(reloads))
+        #expect(streamURIs(reloads) == content(0...20))
+    }
+
+    @Test func aCueOutWithADurationCancelledByACueInOnTheSameSegmentLeavesTheContent() throws {
+        // CUE-OUT:30 then CUE-IN before segment 8, then a real break at 12.
+        var origin = SimulatedLiveOrigin(style: .cueOutDuration, breaks: [.init(start: 12, length: 4)])
+        origin.windowSize = 6
+        var harness = LiveStitchHarness(origin)
+        var reloads: [MediaPlaylist] = []
+        for edge in 5...24 {
+            var text = origin.window(edge: edge)
+            text = text.replacingOccurrences(
+                of: "#EXTINF:4.000,\ncontent/8.ts",
+                with: "#EXT-X-CUE-OUT:30\n#EXT-X-CUE-IN\n#EXTINF:4.000,\ncontent/8.ts")
+            reloads.append(try harness.reload(text))
+        }
+        expectNoFindings(LiveReloadChecker.check(reloads))
+        #expect(streamURIs(reloads) == content(0...11) + podURIs("cue-12", count: 4) + content(16...24))
+    }
+}

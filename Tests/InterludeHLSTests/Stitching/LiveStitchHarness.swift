@@ -21,7 +21,13 @@ struct LiveStitchHarness {
     /// Stitches the window ending at `edge` and returns the output as parsed back.
     @discardableResult
     mutating func reload(edge: Int) throws -> MediaPlaylist {
-        let bytes = try timeline.stitch(bytes: Array(origin.window(edge: edge).utf8), pods: pods)
+        try reload(origin.window(edge: edge))
+    }
+
+    /// Stitches `window`, an origin playlist's text, and returns the output as parsed back.
+    @discardableResult
+    mutating func reload(_ window: String) throws -> MediaPlaylist {
+        let bytes = try timeline.stitch(bytes: Array(window.utf8), pods: pods)
         let text = String(decoding: bytes, as: UTF8.self)
         texts.append(text)
         return try HLSParser().parseMedia(bytes)

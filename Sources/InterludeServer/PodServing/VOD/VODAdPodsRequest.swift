@@ -112,12 +112,16 @@ struct VODAdPodsRequest: Sendable, Hashable, Decodable {
     var adTag: String
     var cuepoints: [Double]?
     var contentDurationSeconds: Double?
+    /// `manifest_type`: `hls` (the default) or `dash`; pods are HLS only.
+    /// (Other fields of Google's body, such as `dai_options`, are read past.)
+    var manifestType: String?
 
     enum CodingKeys: String, CodingKey {
         case encodingProfiles = "encoding_profiles"
         case adTag = "ad_tag"
         case cuepoints
         case contentDurationSeconds = "content_duration_seconds"
+        case manifestType = "manifest_type"
     }
 
     static let maxBodyBytes = 256 * 1024
@@ -139,6 +143,9 @@ struct VODAdPodsRequest: Sendable, Hashable, Decodable {
         } catch {
             throw .badRequest(
                 "adpods body must be JSON with encoding_profiles, ad_tag, cuepoints, content_duration_seconds")
+        }
+        if let type = request.manifestType, type.lowercased() != "hls" {
+            throw .badRequest("manifest_type \(type.prefix(16)) is not served: ad pods are HLS (manifest_type hls)")
         }
         guard (1...maxProfiles).contains(request.encodingProfiles.count) else {
             throw .badRequest("encoding_profiles must list 1–\(maxProfiles) profiles")
