@@ -175,7 +175,7 @@ public struct Ad: Sendable, Hashable {
         adTitle = inLine.adTitle ?? ""
         adDescription = inLine.description ?? ""
         adSystem = inLine.adSystem?.name ?? ""
-        contentType = media?.type ?? ""
+        contentType = media.flatMap(MediaFileSelector.mimeType(of:)) ?? ""
         let seconds = linear?.duration?.seconds ?? -1
         duration = seconds
         skipOffset = linear?.skipOffset

@@ -1,3 +1,4 @@
+import Foundation
 import InterludeVAST
 
 /// What the player can play and wants, for choosing among media files.
@@ -29,7 +30,7 @@ public enum MediaFileSelector {
     public static func select(from files: [MediaFile], preferences: MediaPreferences) -> MediaFile? {
         let accepted = Set(preferences.mimeTypes.map { $0.lowercased() })
         let playable = files.filter { file in
-            guard let type = file.type?.lowercased(), accepted.contains(type) else { return false }
+            guard let type = mimeType(of: file), accepted.contains(type) else { return false }
             // VAST 2/3 VPAID and interactive files are not video the player can show.
             return file.apiFramework == nil || file.apiFramework?.isEmpty == true
         }
@@ -49,4 +50,25 @@ public enum MediaFileSelector {
         }
         return playable.max { ($0.height ?? 0, $0.bitrate ?? 0) < ($1.height ?? 0, $1.bitrate ?? 0) }
     }
+
+    /// The file's MIME type as the player matches it: the declared `type`
+    /// lowercased, without parameters (`video/mp4; codecs="avc1.42E01E"` is
+    /// `video/mp4`); for a file that declares none (VAST requires it; some
+    /// servers leave it out), the type its URL's extension names, else nil.
+    public static func mimeType(of file: MediaFile) -> String? {
+        if let declared = file.type {
+            let essence = declared.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
+            let type = essence.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+            if !type.isEmpty { return type }
+        }
+        var path = Substring(file.url.trimmingCharacters(in: .whitespacesAndNewlines))
+        if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<end] }
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        return extensionTypes[path[path.index(after: dot)...].lowercased()]
+    }
+
+    private static let extensionTypes = [
+        "mp4": "video/mp4", "m4v": "video/mp4", "m3u8": "application/x-mpegurl", "mov": "video/quicktime",
+        "webm": "video/webm", "3gp": "video/3gpp",
+    ]
 }
