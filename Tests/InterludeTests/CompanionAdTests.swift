@@ -24,11 +24,11 @@ import Testing
         </CompanionAds></Creative></Creatives></Wrapper></Ad></VAST>
         """
     private static let inline = """
-        <VAST version="4.2"><Ad id="in"><InLine><AdSystem>s</AdSystem><AdTitle>t</AdTitle><Impression>http://127.0.0.1:9/imp</Impression>
+        <VAST version="4.2"><Ad id="in" adType="hybrid"><InLine><AdSystem>s</AdSystem><AdTitle>t</AdTitle><Impression>http://127.0.0.1:9/imp</Impression>
         <Creatives><Creative><Linear><Duration>00:00:04</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360">http://127.0.0.1:9/m.mp4</MediaFile></MediaFiles></Linear></Creative>
         <Creative><CompanionAds><Companion width="300" height="250" adSlotId="rect">
         <HTMLResource><![CDATA[<b>Buy</b>]]></HTMLResource>
-        <TrackingEvents><Tracking event="creativeView">http://127.0.0.1:9/view</Tracking></TrackingEvents>
+        <TrackingEvents><Tracking event="creativeView">http://127.0.0.1:9/view?type=[ADTYPE]</Tracking></TrackingEvents>
         <CompanionClickTracking>http://127.0.0.1:9/click</CompanionClickTracking></Companion>
         </CompanionAds></Creative></Creatives></InLine></Ad></VAST>
         """
@@ -91,7 +91,7 @@ import Testing
         #expect(filled == ["<b>Buy</b>"])
         #expect(harness.recorder.events.contains { $0.type == .complete }, "\(harness.recorder.events.map(\.type))")
         #expect(rectangle.companion?.width == 300)
-        #expect(requests(harness, "view") == 1)
+        #expect(requests(harness, "view?type=hybrid") == 1)
         #expect(requests(harness, "w-view?t=") == 1)
         #expect(!harness.http.requestedURLs.contains { $0.contains("[TIMESTAMP]") })
         // No 728×90 slot: the leaderboard was not shown, so it owes nothing.

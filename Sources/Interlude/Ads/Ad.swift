@@ -40,6 +40,8 @@ public struct CompanionAd: Sendable, Hashable {
     /// The ad it belongs to, for its beacons.
     var adID = ""
     var adServingID: String?
+    /// The ad's `adType` (`[ADTYPE]`): video unless the ad says audio or hybrid.
+    var adType = "video"
 
     public init(
         resourceValue: String, apiFramework: String?, width: Int, height: Int,
@@ -200,8 +202,10 @@ public struct Ad: Sendable, Hashable {
         wrapperAdIDs = resolved.wrappers.map { $0.ad.id ?? "" }
         wrapperCreativeIDs = resolved.wrappers.map { hop in hop.wrapper.creatives.first?.id ?? "" }
         wrapperSystems = resolved.wrappers.map { $0.wrapper.adSystem?.name ?? "" }
-        companionAds = resolved.companions.compactMap {
-            CompanionAd($0, adID: resolved.ad.id ?? "", adServingID: inLine.adServingID)
+        companionAds = resolved.companions.compactMap { companion in
+            var shown = CompanionAd(companion, adID: resolved.ad.id ?? "", adServingID: inLine.adServingID)
+            shown?.adType = resolved.ad.adType?.rawValue ?? "video"
+            return shown
         }
         icons = resolved.icons.enumerated().compactMap { AdIcon($1, ordinal: $0) }
         self.uiElements = uiElements

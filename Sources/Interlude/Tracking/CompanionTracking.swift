@@ -37,7 +37,7 @@ extension CompanionAd {
     private func macroValues(limitAdTracking: Bool) -> [VASTMacro: VASTMacroValue] {
         var values = PlayerMacros.values(limitAdTracking: limitAdTracking)
         values[.adServingID] = adServingID.map { .value($0) } ?? .unknown
-        values[.adType] = .value("video")
+        values[.adType] = .value(adType)
         values[.clickPosition] = .unknown
         return values
     }
