@@ -28,6 +28,10 @@ public struct AdError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let vastUnsupportedVersion = Code(102)
         /// 200: the ad is not of a type the player expected.
         public static let vastTraffickingError = Code(200)
+        /// 201: the inline ad has no linear creative (only non-linear
+        /// overlays or companions), and ads play as linear video here. IMA
+        /// has no name for it and reports it under this VAST code.
+        public static let vastUnexpectedLinearity = Code(201)
         /// 205: the inline ad is in a category a wrapper of its chain blocks
         /// (VAST 4.1 `BlockedAdCategories`). IMA has no name for it and
         /// reports it under this VAST code.

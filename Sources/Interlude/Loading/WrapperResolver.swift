@@ -162,6 +162,19 @@ struct WrapperResolver: Sendable {
         let wrapper: Wrapper
         switch ad.content {
         case .inLine(let inLine):
+            let hasLinear = inLine.creatives.contains { $0.linear != nil }
+            let hasOtherKind = inLine.creatives.contains { $0.nonLinearAds != nil || $0.companionAds != nil }
+            if !hasLinear && hasOtherKind {
+                // A non-linear (overlay) or companion-only ad cannot fill a linear break.
+                context.ping(inLine.errors, code: .unexpectedLinearity)
+                context.pingChain(chain, code: .unexpectedLinearity)
+                return .failure(
+                    AdError(
+                        type: .loadingFailed, code: .vastUnexpectedLinearity,
+                        message:
+                            "ad \(ad.id ?? "") has no linear creative: non-linear and companion-only ads are not played"
+                    ))
+            }
             let blocked = BlockedAdCategories(chain: chain)
             if !blocked.isEmpty, inLine.categories.isEmpty {
                 // VAST 4.1 has error 204 for this; the ad still plays (logged),

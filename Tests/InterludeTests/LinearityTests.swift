@@ -1,0 +1,50 @@
+import Foundation
+import InterludeTestSupport
+import InterludeVAST
+import Testing
+
+@testable import Interlude
+
+/// Ads play as linear video: an inline ad with only non-linear overlays or
+/// companions cannot fill a break (VAST error 201), and a pod or buffet
+/// moves on to an ad that can.
+@Suite struct LinearityTests {
+    private static let overlayOnly = """
+        <Ad id="overlay"><InLine><AdSystem>s</AdSystem><AdTitle>o</AdTitle><Impression>http://127.0.0.1:9/imp-o</Impression>
+        <Error>http://127.0.0.1:9/err/overlay?c=[ERRORCODE]</Error>
+        <Creatives><Creative><NonLinearAds><NonLinear width="480" height="70" minSuggestedDuration="00:00:10">
+        <StaticResource creativeType="image/png">http://127.0.0.1:9/overlay.png</StaticResource></NonLinear></NonLinearAds></Creative>
+        <Creative><CompanionAds><Companion width="300" height="250"><StaticResource creativeType="image/png">http://127.0.0.1:9/c.png</StaticResource></Companion></CompanionAds></Creative>
+        </Creatives></InLine></Ad>
+        """
+
+    @Test func anOverlayOnlyAdFailsWith201AndEveryErrorURLHearsIt() async throws {
+        let http = InMemoryHTTPClient(routes: [
+            "\(testBase)/tag": .body(wrapperVAST(id: "w", target: "\(testBase)/inline")),
+            "\(testBase)/inline": .body(#"<VAST version="4.2">\#(Self.overlayOnly)</VAST>"#),
+        ])
+        let result = await makeResolver(http).resolve(tagURL: URL(string: "\(testBase)/tag")!, timeout: 8)
+        #expect(result.ads.isEmpty)
+        let error = try #require(result.error)
+        #expect(error.code == .vastUnexpectedLinearity)
+        #expect(error.vastErrorCode == .unexpectedLinearity)
+        #expect(error.message?.contains("no linear creative") == true)
+        #expect(
+            Set(result.errorPings) == [
+                ErrorPing(url: "http://127.0.0.1:9/err/overlay?c=[ERRORCODE]", code: .unexpectedLinearity),
+                ErrorPing(url: "http://127.0.0.1:9/err/w?c=[ERRORCODE]", code: .unexpectedLinearity),
+            ])
+    }
+
+    @Test func aBuffetSkipsAnOverlayOnlyAdForALinearOne() async throws {
+        let linear = inlineVAST(id: "video")
+            .replacingOccurrences(of: "<VAST version=\"4.2\">", with: "")
+            .replacingOccurrences(of: "<VAST version=\"3.0\">", with: "")
+            .replacingOccurrences(of: "</VAST>", with: "")
+        let document = #"<VAST version="4.2">\#(Self.overlayOnly)\#(linear)</VAST>"#
+        let http = InMemoryHTTPClient(routes: ["\(testBase)/tag": .body(document)])
+        let result = await makeResolver(http).resolve(tagURL: URL(string: "\(testBase)/tag")!, timeout: 8)
+        #expect(result.error == nil)
+        #expect(result.ads.map(\.ad.id) == ["video"])
+    }
+}
