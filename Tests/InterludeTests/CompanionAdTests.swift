@@ -33,10 +33,12 @@ import Testing
         </CompanionAds></Creative></Creatives></InLine></Ad></VAST>
         """
 
-    private func harness() -> ManagerHarness {
-        let harness = ManagerHarness(routes: [
-            "\(testBase)/wrapper": .body(Self.wrapper), "\(testBase)/inline": .body(Self.inline),
-        ])
+    private func harness(
+        wrapper: String = CompanionAdTests.wrapper, configure: (inout Settings) -> Void = { _ in }
+    ) -> ManagerHarness {
+        let harness = ManagerHarness(
+            routes: ["\(testBase)/wrapper": .body(wrapper), "\(testBase)/inline": .body(Self.inline)],
+            configure: configure)
         harness.display.durationForURL = { _ in 4 }
         return harness
     }
@@ -124,6 +126,20 @@ import Testing
         #expect(harness.recorder.events.contains { $0.type == .complete }, "\(harness.recorder.events.map(\.type))")
         // A companion click is not the video's click.
         #expect(!harness.recorder.events.contains { $0.type == .clicked })
+        withExtendedLifetime(manager) {}
+    }
+
+    @Test func theClickThroughSaysWhenAdTrackingIsLimited() async throws {
+        let wrapper = Self.wrapper.replacingOccurrences(
+            of: "landing?c=[CACHEBUSTING]", with: "landing?lat=[LIMITADTRACKING]")
+        let harness = harness(wrapper: wrapper) { $0.limitAdTracking = true }
+        let rectangle = CompanionAdSlot(width: 300, height: 250)
+        let manager = try await load(harness, slots: [rectangle])
+        var opened: [URL] = []
+        manager.linkOpener = { opened.append($0) }
+        await harness.clock.simulate(for: 2)
+        rectangle.clicked()
+        #expect(opened.map(\.absoluteString) == ["http://127.0.0.1:9/landing?lat=1"])
         withExtendedLifetime(manager) {}
     }
 

@@ -16,6 +16,16 @@ public struct CompanionAd: Sendable, Hashable {
         case iframe
         /// `<HTMLResource>`: markup to show.
         case html
+
+        /// A VAST resource as the app shows it: its kind, its value (URL or
+        /// markup, trimmed) and a static resource's `creativeType`.
+        static func reading(_ resource: CreativeResource) -> (ResourceType, String, String?) {
+            switch resource {
+            case .staticResource(let mime, let url): return (.staticResource, url.trimmingWhitespace, mime)
+            case .iframe(let url): return (.iframe, url.trimmingWhitespace, nil)
+            case .html(let markup): return (.html, markup.trimmingWhitespace, nil)
+            }
+        }
     }
 
     /// The resource: an image URL, an iframe URL or HTML markup.
@@ -61,17 +71,9 @@ public struct CompanionAd: Sendable, Hashable {
     /// The app-facing companion of a merged VAST companion (nil when it has no resource).
     init?(_ companion: Companion, adID: String, adServingID: String?) {
         guard let resource = companion.resources.first else { return nil }
-        let value: String
-        let type: ResourceType
-        var creativeType: String?
-        switch resource {
-        case .staticResource(let mime, let url):
-            (value, type, creativeType) = (url, .staticResource, mime)
-        case .iframe(let url): (value, type) = (url, .iframe)
-        case .html(let markup): (value, type) = (markup, .html)
-        }
+        let (type, value, creativeType) = ResourceType.reading(resource)
         self.init(
-            resourceValue: value.trimmingWhitespace, apiFramework: companion.apiFramework,
+            resourceValue: value, apiFramework: companion.apiFramework,
             width: companion.width ?? 0, height: companion.height ?? 0, resourceType: type,
             creativeType: creativeType, adSlotID: companion.adSlotID,
             clickThroughURL: companion.clickThrough?.trimmingWhitespace)

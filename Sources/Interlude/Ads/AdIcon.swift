@@ -54,13 +54,7 @@ public struct AdIcon: Sendable, Hashable {
     /// The app-facing icon of a VAST icon (nil when it has no resource).
     init?(_ icon: Icon, ordinal: Int) {
         guard let resource = icon.resources.first else { return nil }
-        switch resource {
-        case .staticResource(let mime, let url):
-            (resourceType, resourceValue, creativeType) = (.staticResource, url, mime)
-        case .iframe(let url): (resourceType, resourceValue) = (.iframe, url)
-        case .html(let markup): (resourceType, resourceValue) = (.html, markup)
-        }
-        resourceValue = resourceValue.trimmingWhitespace
+        (resourceType, resourceValue, creativeType) = CompanionAd.ResourceType.reading(resource)
         program = icon.program ?? ""
         width = icon.width ?? 0
         height = icon.height ?? 0

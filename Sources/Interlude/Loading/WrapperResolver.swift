@@ -162,18 +162,20 @@ struct WrapperResolver: Sendable {
         let wrapper: Wrapper
         switch ad.content {
         case .inLine(let inLine):
+            // An inline ad refused: its Error URLs and the chain's hear `code`.
+            func refuse(_ code: AdError.Code, _ message: String) -> Result<[ResolvedAd], AdError> {
+                let error = AdError(type: .loadingFailed, code: code, message: message)
+                context.ping(inLine.errors, code: error.vastErrorCode)
+                context.pingChain(chain, code: error.vastErrorCode)
+                return .failure(error)
+            }
             let hasLinear = inLine.creatives.contains { $0.linear != nil }
             let hasOtherKind = inLine.creatives.contains { $0.nonLinearAds != nil || $0.companionAds != nil }
             if !hasLinear && hasOtherKind {
                 // A non-linear (overlay) or companion-only ad cannot fill a linear break.
-                context.ping(inLine.errors, code: .unexpectedLinearity)
-                context.pingChain(chain, code: .unexpectedLinearity)
-                return .failure(
-                    AdError(
-                        type: .loadingFailed, code: .vastUnexpectedLinearity,
-                        message:
-                            "ad \(ad.id ?? "") has no linear creative: non-linear and companion-only ads are not played"
-                    ))
+                return refuse(
+                    .vastUnexpectedLinearity,
+                    "ad \(ad.id ?? "") has no linear creative: non-linear and companion-only ads are not played")
             }
             let blocked = BlockedAdCategories(chain: chain)
             if !blocked.isEmpty, inLine.categories.isEmpty {
@@ -184,14 +186,9 @@ struct WrapperResolver: Sendable {
                     "ad \(ad.id ?? "") names no Category under a wrapper's BlockedAdCategories; played unchecked")
             }
             if !blocked.isEmpty, let category = blocked.violation(in: inLine.categories) {
-                context.ping(inLine.errors, code: .blockedCategory)
-                context.pingChain(chain, code: .blockedCategory)
-                return .failure(
-                    AdError(
-                        type: .loadingFailed, code: .vastBlockedAdCategory,
-                        message:
-                            "ad \(ad.id ?? "") is in category \(category), which a wrapper's BlockedAdCategories blocks"
-                    ))
+                return refuse(
+                    .vastBlockedAdCategory,
+                    "ad \(ad.id ?? "") is in category \(category), which a wrapper's BlockedAdCategories blocks")
             }
             return .success([ResolvedAd(ad: ad, inLine: inLine, wrappers: chain, documentURL: documentURL)])
         case .wrapper(let found):

@@ -46,7 +46,7 @@ extension AdBreakMachine {
         effects.append(.send(tracker?.volumeChanged(to: volume, at: 0) ?? []))
         effects.append(.emit(AdEvent(type: .started, ad: ads[index])))
         effects += quartileEvents(report?.quartiles ?? [], index)
-        effects += ui(index, mediaTime: nil)
+        appendUI(index, mediaTime: nil, to: &effects)
         // A display that started while the ad was held (it raced the hold): pause it at once.
         if isHeld {
             pausedForBackground = inBackground && !startPaused
@@ -71,7 +71,7 @@ extension AdBreakMachine {
         var effects: [Effect] = [.send(report?.beacons ?? [])]
         effects += quartileEvents(report?.quartiles ?? [], index)
         effects.append(.progress(mediaTime: time, totalTime: duration ?? 0))
-        effects += ui(index, mediaTime: time)
+        appendUI(index, mediaTime: time, to: &effects)
         return effects
     }
 
@@ -174,13 +174,13 @@ extension AdBreakMachine {
 
     /// The UI at `mediaTime`, and the view tracking of each icon it shows
     /// for the first time in this ad.
-    mutating func ui(_ index: Int, mediaTime: TimeInterval?) -> [Effect] {
+    /// (Appended in place: it runs on every progress tick.)
+    mutating func appendUI(_ index: Int, mediaTime: TimeInterval?, to effects: inout [Effect]) {
         let state = uiState(index, mediaTime: mediaTime)
-        var effects: [Effect] = [.ui(state)]
+        effects.append(.ui(state))
         for icon in state.icons where shownIcons.insert(icon.ordinal).inserted {
             effects.append(.send(tracker?.iconViewed(icon, at: mediaTime ?? 0) ?? []))
         }
-        return effects
     }
 
     /// The user tapped `tapped`, an icon of the playing ad: its click

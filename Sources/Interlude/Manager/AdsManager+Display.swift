@@ -52,7 +52,7 @@ extension AdsManager {
     func companionClicked(_ companion: CompanionAd) {
         let macros = services.resolver.macros
         send(companion.clickBeacons(macros: macros, limitAdTracking: limitAdTracking))
-        if let url = companion.clickThrough(macros: macros) {
+        if let url = companion.clickThrough(macros: macros, limitAdTracking: limitAdTracking) {
             open(url)
         } else {
             emitLog("companion click: the companion has no http(s) click-through")

@@ -17,13 +17,10 @@ extension CompanionAd {
     }
 
     /// The click-through with its macros filled, when it is an http(s) URL.
-    func clickThrough(macros: VASTMacroFiller) -> URL? {
+    func clickThrough(macros: VASTMacroFiller, limitAdTracking: Bool) -> URL? {
         guard let clickThroughURL else { return nil }
-        guard
-            let url = URL.lenient(
-                macros.fill(clickThroughURL, with: macroValues(limitAdTracking: false)), relativeTo: nil),
-            url.isHTTPOrHTTPS
-        else { return nil }
+        let filled = macros.fill(clickThroughURL, with: macroValues(limitAdTracking: limitAdTracking))
+        guard let url = URL.lenient(filled, relativeTo: nil), url.isHTTPOrHTTPS else { return nil }
         return url
     }
 
