@@ -32,9 +32,9 @@ import Testing
         </Linear></Creative></Creatives></InLine></Ad></VAST>
         """
 
-    private func harness() -> ManagerHarness {
+    private func harness(wrapper: String = AdIconTests.wrapper) -> ManagerHarness {
         let harness = ManagerHarness(routes: [
-            "\(testBase)/wrapper": .body(Self.wrapper), "\(testBase)/inline": .body(Self.inline),
+            "\(testBase)/wrapper": .body(wrapper), "\(testBase)/inline": .body(Self.inline),
         ])
         harness.display.durationForURL = { _ in 6 }
         return harness
@@ -118,6 +118,34 @@ import Testing
         #expect(requests(harness, "icon-click") == 0)
         #expect(!harness.recorder.types.contains(.iconTapped))
         #expect(harness.recorder.events.contains { $0.type == .log && "\($0.adData)".contains("not showing") })
+        withExtendedLifetime(manager) {}
+    }
+
+    @Test func aFallbackImageClosedAfterItsAdEndedIsStillAnnounced() async throws {
+        let wrapper = Self.wrapper.replacingOccurrences(
+            of: "http://127.0.0.1:9/other.png</StaticResource></Icon>",
+            with: """
+                http://127.0.0.1:9/other.png</StaticResource><IconClicks><IconClickFallbackImages>
+                <IconClickFallbackImage width="300" height="250"><AltText>Why this ad</AltText>
+                <StaticResource creativeType="image/png">http://127.0.0.1:9/why.png</StaticResource>
+                </IconClickFallbackImage></IconClickFallbackImages></IconClicks></Icon>
+                """)
+        let harness = harness(wrapper: wrapper)
+        let manager = try await harness.load("\(testBase)/wrapper")
+        await harness.clock.simulate(for: 2)
+        let other = try #require(harness.recorder.uiStates.last?.icons.first { $0.program == "Other" })
+        #expect(other.fallbackImages.map(\.url) == ["http://127.0.0.1:9/why.png"])
+        manager.iconClicked(other)
+        #expect(harness.recorder.types.last == .iconTapped)
+        // The app shows the image; the ad plays on to its end, and its break ends.
+        await harness.clock.simulate(for: 6)
+        #expect(harness.recorder.types.contains(.allAdsCompleted))
+        manager.iconFallbackImageClosed()
+        let closed = harness.recorder.events.filter { $0.type == .iconFallbackImageClosed }
+        #expect(closed.count == 1)
+        #expect(closed.first?.ad?.adID == "in")
+        manager.iconFallbackImageClosed()  // nothing is open any more
+        #expect(harness.recorder.events.filter { $0.type == .iconFallbackImageClosed }.count == 1)
         withExtendedLifetime(manager) {}
     }
 }

@@ -33,11 +33,27 @@ import Testing
         </CompanionAds></Creative></Creatives></InLine></Ad></VAST>
         """
 
+    /// Two companions of two sizes, each with its own `creativeView` and
+    /// every placement macro a companion beacon may carry.
+    static let twoCompanionInline = """
+        <VAST version="4.2"><Ad id="in"><InLine><AdSystem>s</AdSystem><AdTitle>t</AdTitle><Impression>http://127.0.0.1:9/imp</Impression>
+        <Category authority="https://iabtechlab.com">IAB1</Category>
+        <Creatives><Creative><UniversalAdId idRegistry="ad-id.org">CNPA0484000H</UniversalAdId><Linear><Duration>00:00:04</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360">http://127.0.0.1:9/m.mp4</MediaFile></MediaFiles></Linear></Creative>
+        <Creative><CompanionAds><Companion width="300" height="250">
+        <StaticResource creativeType="image/png">http://127.0.0.1:9/rect.png</StaticResource>
+        <TrackingEvents><Tracking event="creativeView">http://127.0.0.1:9/rect-view?pos=[BREAKPOSITION]&amp;seq=[PODSEQUENCE]&amp;asset=[ASSETURI]&amp;uid=[UNIVERSALADID]&amp;cat=[ADCATEGORIES]&amp;ph=[ADPLAYHEAD]</Tracking></TrackingEvents>
+        <CompanionClickTracking>http://127.0.0.1:9/rect-click?ph=[ADPLAYHEAD]&amp;seq=[PODSEQUENCE]</CompanionClickTracking></Companion>
+        <Companion width="160" height="600"><StaticResource creativeType="image/png">http://127.0.0.1:9/sky.png</StaticResource>
+        <TrackingEvents><Tracking event="creativeView">http://127.0.0.1:9/sky-view</Tracking></TrackingEvents></Companion>
+        </CompanionAds></Creative></Creatives></InLine></Ad></VAST>
+        """
+
     private func harness(
-        wrapper: String = CompanionAdTests.wrapper, configure: (inout Settings) -> Void = { _ in }
+        wrapper: String = CompanionAdTests.wrapper, inline: String = CompanionAdTests.inline,
+        configure: (inout Settings) -> Void = { _ in }
     ) -> ManagerHarness {
         let harness = ManagerHarness(
-            routes: ["\(testBase)/wrapper": .body(wrapper), "\(testBase)/inline": .body(Self.inline)],
+            routes: ["\(testBase)/wrapper": .body(wrapper), "\(testBase)/inline": .body(inline)],
             configure: configure)
         harness.display.durationForURL = { _ in 4 }
         return harness
@@ -73,7 +89,9 @@ import Testing
         #expect(rectangle.resourceValue == "<b>Buy</b>")
         #expect(rectangle.adSlotID == "rect")
         #expect(rectangle.clickThroughURL == "http://127.0.0.1:9/landing?c=[CACHEBUSTING]")
-        #expect(rectangle.viewTracking.count == 2)
+        #expect(rectangle.viewTracking == ["http://127.0.0.1:9/view?type=[ADTYPE]"])
+        // The wrapper's 0×0 companion tracks the ad's companions as one.
+        #expect(ad.sharedCompanionViewTracking == ["http://127.0.0.1:9/w-view?t=[TIMESTAMP]"])
         #expect(rectangle.clickTracking == ["http://127.0.0.1:9/click", "http://127.0.0.1:9/w-click"])
         let leaderboard = ad.companionAds[1]
         #expect(leaderboard.resourceType == .staticResource)
@@ -159,5 +177,61 @@ import Testing
         #expect(opened.isEmpty)
         #expect(requests(harness, "click") == 0)
         #expect(weakManager == nil)  // the slot's click handler does not keep the manager
+    }
+
+    @Test func companionBeaconsCarryThePlacementMacrosOfTheirAd() async throws {
+        let harness = harness(inline: Self.twoCompanionInline)
+        let rectangle = CompanionAdSlot(width: 300, height: 250)
+        let manager = try await load(harness, slots: [rectangle])
+        await harness.clock.simulate(for: 2)
+        rectangle.clicked()
+        await harness.clock.simulate(for: 5)
+        rectangle.clicked()  // after the ad: its playhead is no longer known
+        await harness.loader.beaconQueue.waitUntilIdle()
+        let view = try #require(harness.http.requestedURLs.first { $0.contains("/rect-view?") })
+        // A standalone tag plays as a pre-roll: [BREAKPOSITION] 1.
+        #expect(view.contains("pos=1&seq=1&asset=http%3A%2F%2F127.0.0.1%3A9%2Fm.mp4"), "\(view)")
+        #expect(view.contains("uid=ad-id.org%20CNPA0484000H"), "\(view)")
+        #expect(view.contains("cat=IAB1"), "\(view)")
+        #expect(view.contains("ph=00:00:00.000") || view.contains("ph=00%3A00%3A00.000"), "\(view)")
+        let clicks = harness.http.requestedURLs.filter { $0.contains("/rect-click?") }
+        #expect(clicks.count == 2)
+        #expect(!clicks.contains { $0.contains("[") || $0.contains("%5B") }, "\(clicks)")
+        #expect(clicks.allSatisfy { $0.hasSuffix("seq=1") }, "\(clicks)")
+        #expect(clicks.first?.contains("ph=00%3A00%3A0") == true || clicks.first?.contains("ph=00:00:0") == true)
+        #expect(clicks.last?.contains("ph=-1") == true, "\(clicks)")
+        withExtendedLifetime(manager) {}
+    }
+
+    @Test func aSizelessWrapperCompanionCountsOneViewWhenTwoSlotsShowTheAd() async throws {
+        let harness = harness(inline: Self.twoCompanionInline)
+        let slots = [CompanionAdSlot(width: 300, height: 250), CompanionAdSlot(width: 160, height: 600)]
+        let manager = try await load(harness, slots: slots)
+        await harness.clock.simulate(for: 6)
+        await harness.loader.beaconQueue.waitUntilIdle()
+        #expect(slots.allSatisfy { $0.companion != nil })
+        #expect(requests(harness, "rect-view") == 1)
+        #expect(requests(harness, "sky-view") == 1)
+        // The wrapper's 0×0 companion tracks the ad's companions as one: one view, not one per slot.
+        #expect(requests(harness, "w-view") == 1)
+        withExtendedLifetime(manager) {}
+    }
+
+    @Test func destroyFromOnFilledStopsTheRemainingSlots() async throws {
+        let harness = harness(inline: Self.twoCompanionInline)
+        let first = CompanionAdSlot(width: 300, height: 250)
+        let second = CompanionAdSlot(width: 160, height: 600)
+        var manager: AdsManager? = try await load(harness, slots: [first, second])
+        first.onFilled = { [weak manager] _ in manager?.destroy() }
+        var secondFilled = false
+        second.onFilled = { _ in secondFilled = true }
+        await harness.clock.simulate(for: 2)
+        manager = nil
+        await harness.clock.simulate(for: 1)
+        await harness.loader.beaconQueue.waitUntilIdle()
+        #expect(first.companion != nil)
+        #expect(!secondFilled)
+        #expect(second.companion == nil)
+        #expect(requests(harness, "sky-view") == 0)
     }
 }

@@ -47,4 +47,32 @@ import Testing
         #expect(result.error == nil)
         #expect(result.ads.map(\.ad.id) == ["video"])
     }
+
+    /// The document body of a VAST document (its ads, without the root).
+    private func ads(of document: String) -> String {
+        document.replacingOccurrences(of: "<VAST version=\"4.2\">", with: "")
+            .replacingOccurrences(of: "<VAST version=\"3.0\">", with: "")
+            .replacingOccurrences(of: "</VAST>", with: "")
+    }
+
+    @Test func aWrapperThatStillDeliversAnAdHearsNoErrorOfTheCandidatesBefore() async throws {
+        // Under wrapper w: a buffet whose overlay-only ad is refused (201) and
+        // whose wrapper w2 leads nowhere (303), then a video that plays.
+        let buffet =
+            Self.overlayOnly + ads(of: wrapperVAST(id: "w2", target: "\(testBase)/empty"))
+            + ads(of: inlineVAST(id: "video"))
+        let http = InMemoryHTTPClient(routes: [
+            "\(testBase)/tag": .body(wrapperVAST(id: "w", target: "\(testBase)/buffet")),
+            "\(testBase)/buffet": .body(#"<VAST version="4.2">\#(buffet)</VAST>"#),
+            "\(testBase)/empty": .body(#"<VAST version="4.2"/>"#),
+        ])
+        let result = await makeResolver(http).resolve(tagURL: URL(string: "\(testBase)/tag")!, timeout: 8)
+        #expect(result.error == nil)
+        #expect(result.ads.map(\.ad.id) == ["video"])
+        // The refused ad and the empty wrapper hear of their failure; w, which delivered, does not.
+        let told = Set(result.errorPings.map(\.url))
+        #expect(told.contains("http://127.0.0.1:9/err/overlay?c=[ERRORCODE]"))
+        #expect(told.contains("http://127.0.0.1:9/err/w2?c=[ERRORCODE]"))
+        #expect(!told.contains("http://127.0.0.1:9/err/w?c=[ERRORCODE]"), "\(result.errorPings)")
+    }
 }

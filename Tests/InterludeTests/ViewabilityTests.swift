@@ -112,4 +112,62 @@ import Testing
     @Test func aDisplayThatCannotTellFiresViewUndetermined() async throws {
         #expect(try await play(visibleFraction: nil) == ["w-undetermined": 1, "undetermined": 1])
     }
+
+    private func counts(_ harness: ManagerHarness) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for url in harness.http.requestedURLs {
+            for name in ["w-viewable", "w-notviewable", "w-undetermined", "viewable", "notviewable", "undetermined"]
+            where url.hasPrefix("http://127.0.0.1:9/\(name)") && !url.hasPrefix("http://127.0.0.1:9/\(name)-") {
+                counts[name, default: 0] += 1
+            }
+        }
+        return counts
+    }
+
+    @Test func aBreakDiscardedMidAdStillOwesItsVerdict() async throws {
+        let harness = ManagerHarness(routes: [
+            "\(testBase)/wrapper": .body(Self.wrapper), "\(testBase)/inline": .body(Self.inline),
+        ])
+        harness.display.durationForURL = { _ in 6 }
+        harness.display.visibleFraction = 1
+        let manager = try await harness.load("\(testBase)/wrapper")
+        await harness.clock.simulate(for: 1)
+        manager.discardAdBreak()
+        await harness.clock.simulate(for: 8)
+        await harness.loader.beaconQueue.waitUntilIdle()
+        #expect(!harness.recorder.events.contains { $0.type == .complete })
+        // One second in view is short of the two the rule needs: measured, not viewable.
+        #expect(counts(harness) == ["w-notviewable": 1, "notviewable": 1])
+    }
+
+    @Test func anAdPlayingInTheBackgroundIsNotInView() async throws {
+        let harness = ManagerHarness(
+            routes: ["\(testBase)/wrapper": .body(Self.wrapper), "\(testBase)/inline": .body(Self.inline)],
+            configure: { $0.enableBackgroundPlayback = true })
+        harness.display.durationForURL = { _ in 6 }
+        // The display's last word was "fully in view"; then the app went to the background.
+        harness.display.visibleFraction = 1
+        let manager = try await harness.load("\(testBase)/wrapper")
+        await harness.clock.simulate(for: 0.5)
+        manager.appDidEnterBackground()
+        await harness.clock.simulate(for: 8)
+        await harness.loader.beaconQueue.waitUntilIdle()
+        #expect(harness.recorder.events.contains { $0.type == .complete })
+        #expect(counts(harness) == ["w-notviewable": 1, "notviewable": 1])
+    }
+
+    @Test func anAdEndingBeforeItsVASTDurationIsJudgedOnWhatPlayed() async throws {
+        let http = InMemoryHTTPClient(routes: ["\(testBase)/inline": .body(Self.inline)])
+        let ad = try #require(
+            await makeResolver(http).resolve(tagURL: URL(string: "\(testBase)/inline")!, timeout: 8).ads.first)
+        var tracker = AdTracker(ad: ad)
+        _ = tracker.start(duration: 6, visibleFraction: 0)
+        for step in 1...15 {
+            _ = tracker.progress(to: Double(step) * 0.25, duration: 6, visibleFraction: step == 15 ? 1 : 0)
+        }
+        // The file ended at 3.75 s, short of the VAST <Duration> of 6 s, just as it came into view.
+        let events = tracker.complete(duration: 6).beacons.map(\.event)
+        #expect(events.contains("notViewable"), "\(events)")
+        #expect(!events.contains("viewable"))
+    }
 }

@@ -164,6 +164,9 @@ public struct Ad: Sendable, Hashable {
     var skipOffset: VASTOffset?
     /// Whether the ad has a click-through (the built-in UI's Learn More).
     var hasClickThrough: Bool
+    /// `creativeView` URLs owed once when any companion of the ad shows
+    /// (``MergedCompanions/sharedViewTracking``).
+    var sharedCompanionViewTracking: [VASTURLTemplate]
 
     /// Builds the app-facing ad from a resolved ad; `disableUi` is the app's
     /// request for its own UI (``AdsRenderingSettings/disableUi``).
@@ -204,11 +207,13 @@ public struct Ad: Sendable, Hashable {
         wrapperAdIDs = resolved.wrappers.map { $0.ad.id ?? "" }
         wrapperCreativeIDs = resolved.wrappers.map { hop in hop.wrapper.creatives.first?.id ?? "" }
         wrapperSystems = resolved.wrappers.map { $0.wrapper.adSystem?.name ?? "" }
-        companionAds = resolved.companions.compactMap { companion in
+        let companions = resolved.mergedCompanions
+        companionAds = companions.companions.compactMap { companion in
             var shown = CompanionAd(companion, adID: resolved.ad.id ?? "", adServingID: inLine.adServingID)
             shown?.adType = resolved.ad.adType?.rawValue ?? "video"
             return shown
         }
+        sharedCompanionViewTracking = companionAds.isEmpty ? [] : companions.sharedViewTracking
         icons = resolved.icons.enumerated().compactMap { AdIcon($1, ordinal: $0) }
         self.uiElements = uiElements
         adVerifications = resolved.adVerifications

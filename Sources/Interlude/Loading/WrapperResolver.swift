@@ -116,6 +116,7 @@ struct WrapperResolver: Sendable {
             var resolved: [ResolvedAd] = []
             for ad in document.pod {
                 let position = resolved.count + 1
+                let mark = context.errorPings.count
                 switch await resolveAd(
                     ad, documentURL: documentURL, chain: chain, visited: visited, adCount: position, context)
                 {
@@ -129,6 +130,7 @@ struct WrapperResolver: Sendable {
                             candidate, documentURL: documentURL, chain: chain, visited: visited, adCount: position,
                             context)
                         if case .success(let ads) = fallback {
+                            context.withdrawChainPings(since: mark, chain: chain)
                             resolved += ads
                             break
                         }
@@ -139,11 +141,14 @@ struct WrapperResolver: Sendable {
         }
         // One ad: the buffet in order; a response with only a pod offers its first ad.
         let candidates = buffet.isEmpty ? Array(document.pod.prefix(1)) : Array(buffet)
+        let mark = context.errorPings.count
         for candidate in candidates {
             switch await resolveAd(
                 candidate, documentURL: documentURL, chain: chain, visited: visited, adCount: 1, context)
             {
-            case .success(let ads): return .success(ads)
+            case .success(let ads):
+                context.withdrawChainPings(since: mark, chain: chain)
+                return .success(ads)
             case .failure(let error): lastError = error
             }
         }
@@ -328,6 +333,17 @@ final class ResolutionContext {
 
     func pingChain(_ chain: [WrapperHop], code: VASTErrorCode) {
         for hop in chain { ping(hop.wrapper.errors, code: code) }
+    }
+
+    /// A candidate failed, then a later one under the same wrappers was
+    /// found: those wrappers delivered an ad after all, so the pings their
+    /// Error URLs were owed since `mark` are withdrawn. The failed
+    /// candidates' own (the refused ad's, a dead nested wrapper's) stay.
+    func withdrawChainPings(since mark: Int, chain: [WrapperHop]) {
+        guard mark < errorPings.count, !chain.isEmpty else { return }
+        let delivered = Set(chain.flatMap(\.wrapper.errors))
+        let kept = errorPings[mark...].filter { !delivered.contains($0.url) }
+        errorPings.replaceSubrange(mark..., with: kept)
     }
 
     func result(_ outcome: Result<[ResolvedAd], AdError>) -> AdResolution {

@@ -77,7 +77,8 @@ extension AdBreakMachine {
 
     mutating func completed(_ index: Int, contentPlayhead: TimeInterval?) -> [Effect] {
         let duration = duration(of: index)
-        let report = tracker?.complete(duration: duration, contentPlayhead: contentPlayhead)
+        let report = tracker?.complete(
+            duration: duration, mediaDuration: mediaDuration, contentPlayhead: contentPlayhead)
         mediaTime = max(mediaTime, duration ?? 0)
         var effects: [Effect] = [.send(report?.beacons ?? [])]
         effects += quartileEvents(report?.quartiles ?? [], index)
@@ -198,6 +199,8 @@ extension AdBreakMachine {
         {
             effects.insert(.openClickThrough(url), at: 0)
             if !paused { effects += pauseAd(index) }
+        } else if !icon.fallbackImages.isEmpty {
+            iconFallbackAd = ads[index]
         }
         return effects
     }

@@ -119,6 +119,9 @@ struct AdBreakMachine: Sendable {
     var visibleFraction: Double?
     /// Ordinals of the playing ad's icons shown so far (their view tracking went).
     var shownIcons: Set<Int> = []
+    /// The ad whose icon the user tapped for its fallback image, until the
+    /// app says the image closed (it may outlive the ad, or the break).
+    var iconFallbackAd: Ad?
 
     init(
         ads: [Ad], resolvedAds: [ResolvedAd], rendering: AdsRenderingSettings, strings: AdUIStrings,
@@ -226,8 +229,13 @@ struct AdBreakMachine: Sendable {
             return clicked(index)
         case (.iconClicked(let icon), .playing(let index)):
             return iconClicked(index, icon)
-        case (.iconFallbackImageClosed, .playing(let index)):
-            return [.emit(AdEvent(type: .iconFallbackImageClosed, ad: ads[index]))]
+        case (.iconFallbackImageClosed, _):
+            // The image may stay open past its ad: it is the tapped icon's ad that the event names.
+            guard let ad = iconFallbackAd else {
+                return [log("iconFallbackImageClosed() ignored: no icon fallback image is open")]
+            }
+            iconFallbackAd = nil
+            return [.emit(AdEvent(type: .iconFallbackImageClosed, ad: ad))]
 
         case (.volumeChanged(let level), _):
             volume = level
@@ -235,7 +243,9 @@ struct AdBreakMachine: Sendable {
             return [.send(tracker?.volumeChanged(to: level, at: mediaTime) ?? [])]
 
         case (.discard, .loading), (.discard, .playing), (.discard, .between):
-            return [.cancelLoadTimer, .resetDisplay, .ui(.hidden)] + endBreak()
+            // A started ad cut short still owes its ViewableImpression verdict.
+            let owed = tracker?.abandon(at: mediaTime, contentPlayhead: contentPlayhead) ?? []
+            return [.cancelLoadTimer, .resetDisplay, .send(owed), .ui(.hidden)] + endBreak()
         case (.discard, .idle):
             phase = .finished
             return [.breakFinished]

@@ -35,31 +35,58 @@ extension AdsManager {
     }
 
     /// Each slot that a companion of the starting ad fits (same size) is
-    /// filled, and the companion's `creativeView` beacons are sent.
+    /// filled, and the companion's `creativeView` beacons are sent as it is
+    /// (the ad's shared ones once, with the first). An app that destroys
+    /// the manager from ``CompanionAdSlot/onFilled`` stops the rest.
     private func fillCompanionSlots(for ad: Ad) {
         guard !closing, let slots = request?.adDisplayContainer?.companionSlots, !slots.isEmpty else { return }
+        let macros = services.resolver.macros
+        let values = adMacroValues(at: 0)
+        let placement = CompanionPlacement(ad: ad, values: adMacroValues(at: nil))
+        var sharedOwed = true
         for slot in slots {
+            guard !closing else { return }
             guard let companion = ad.companionAds.first(where: { $0.width == slot.width && $0.height == slot.height })
             else { continue }
-            slot.fill(with: companion) { [weak self] clicked in self?.submit(.companionClicked(clicked)) }
-            send(companion.viewBeacons(macros: services.resolver.macros, limitAdTracking: limitAdTracking))
+            if sharedOwed {
+                sharedOwed = false
+                let shared = ad.sharedCompanionViewTracking
+                send(companion.beacons(shared, event: "companionCreativeView", values: values, macros: macros))
+            }
+            send(companion.viewBeacons(values: values, macros: macros))
+            slot.fill(with: companion) { [weak self] clicked in self?.submit(.companionClicked(clicked, placement)) }
         }
     }
 
     /// The user clicked a companion (``CompanionAdSlot/clicked()``): its
     /// click tracking is sent and its click-through opened. The linear ad
-    /// plays on; it may have ended already.
-    func companionClicked(_ companion: CompanionAd) {
+    /// plays on; it may have ended already, and then the click's macros
+    /// are its placement's with the ad's playhead unknown.
+    func companionClicked(_ companion: CompanionAd, placement: CompanionPlacement) {
         let macros = services.resolver.macros
-        send(companion.clickBeacons(macros: macros, limitAdTracking: limitAdTracking))
-        if let url = companion.clickThrough(macros: macros, limitAdTracking: limitAdTracking) {
+        var values: [VASTMacro: VASTMacroValue]
+        if let playing = machine?.currentAd, placement.isPlacement(of: playing), machine?.tracker?.hasStarted == true {
+            values = adMacroValues(at: machine?.mediaTime)
+        } else {
+            values = placement.values
+            values[.contentPlayhead] = contentTime.map { .playhead(seconds: $0) } ?? .unknown
+        }
+        send(companion.clickBeacons(values: values, macros: macros))
+        if let url = companion.clickThrough(values: values, macros: macros) {
             open(url)
         } else {
             emitLog("companion click: the companion has no http(s) click-through")
         }
     }
 
-    private var limitAdTracking: Bool { services.resolver.settings.limitAdTracking }
+    /// The playing ad's macro values at `mediaTime` (nil: its playhead
+    /// unknown); only the player's when no ad is playing.
+    private func adMacroValues(at mediaTime: TimeInterval?) -> [VASTMacro: VASTMacroValue] {
+        if let tracker = machine?.tracker { return tracker.macroValues(at: mediaTime, contentPlayhead: contentTime) }
+        var values = PlayerMacros.values(limitAdTracking: services.resolver.settings.limitAdTracking)
+        values[.contentPlayhead] = contentTime.map { .playhead(seconds: $0) } ?? .unknown
+        return values
+    }
 }
 
 /// Receives the display's events for the manager without making the manager

@@ -27,7 +27,9 @@ enum ManagerInput {
     case contentComplete
     case log(String)
     /// The user clicked a companion in its slot.
-    case companionClicked(CompanionAd)
+    case companionClicked(CompanionAd, CompanionPlacement)
+    /// The app closed an icon's fallback image.
+    case iconFallbackImageClosed
     case destroy
 }
 
@@ -72,16 +74,27 @@ extension AdsManager {
             if machine != nil { run(.volumeChanged(level)) }
         case .discard: discard()
         case .background:
+            appInBackground = true
+            guard !services.resolver.settings.enableBackgroundPlayback else { return }
             inBackground = true
             if machine != nil { run(.enteredBackground) }
         case .foreground:
+            appInBackground = false
+            guard !services.resolver.settings.enableBackgroundPlayback else { return }
             inBackground = false
             if machine != nil { run(.enteredForeground) }
         case .offer(let slot, let resolution): offer(slot, resolution: resolution)
         case .contentTick: contentTick()
         case .contentComplete: contentCompletedNow()
         case .log(let message): emitLog(message)
-        case .companionClicked(let companion): companionClicked(companion)
+        case .companionClicked(let companion, let placement): companionClicked(companion, placement: placement)
+        case .iconFallbackImageClosed:
+            if machine?.iconFallbackAd != nil { return run(.iconFallbackImageClosed) }
+            guard let ad = iconFallbackAd else {
+                return emitLog("iconFallbackImageClosed() ignored: no icon fallback image is open")
+            }
+            iconFallbackAd = nil
+            emit(AdEvent(type: .iconFallbackImageClosed, ad: ad))
         case .destroy: tearDown()
         }
     }
@@ -91,7 +104,8 @@ extension AdsManager {
         guard var current = machine else {
             return emitLog("\(input) ignored: no ad is playing")
         }
-        current.visibleFraction = displayIfOpen?.visibleFraction
+        // In the background nothing of the video is on screen, whatever the display last measured.
+        current.visibleFraction = appInBackground ? 0 : displayIfOpen?.visibleFraction
         let effects = current.handle(input, contentPlayhead: contentTime)
         machine = current
         perform(effects)

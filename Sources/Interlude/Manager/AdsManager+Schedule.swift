@@ -182,6 +182,7 @@ extension AdsManager {
                 BreakTracking.beacons(
                     .breakEnd, for: slot, contentPlayhead: contentTime, macros: services.resolver.macros))
         }
+        iconFallbackAd = machine?.iconFallbackAd
         machine = nil
         currentSlot = nil
         uiState = .hidden

@@ -80,8 +80,14 @@ public final class AdsManager {
     /// The app called ``destroy()``: from then on it hears nothing.
     var closing = false
     var destroyed = false
+    /// The app is in the background and ads pause there (no background playback).
     var inBackground = false
+    /// The app is in the background, whether or not ads play on there: the
+    /// video is not on screen, whatever the display last said.
+    var appInBackground = false
     var allAdsCompletedSent = false
+    /// The ad of an icon fallback image still open when its break ended.
+    var iconFallbackAd: Ad?
     /// Inputs waiting for the one being handled.
     var inbox: [ManagerInput] = []
     var isHandling = false
@@ -144,7 +150,7 @@ public final class AdsManager {
     public func iconClicked(_ icon: AdIcon) { submit(.machine(.iconClicked(icon))) }
     /// Interlude: the app closed the fallback image it showed for an icon
     /// tap (``AdIcon/fallbackImages``): emits `iconFallbackImageClosed`.
-    public func iconFallbackImageClosed() { submit(.machine(.iconFallbackImageClosed)) }
+    public func iconFallbackImageClosed() { submit(.iconFallbackImageClosed) }
 
     /// Drops the rest of the current break and resumes content. A break that
     /// is ready or still loading is dropped before it plays (content, never
@@ -165,17 +171,12 @@ public final class AdsManager {
 
     /// The app went to the background: the ad pauses (an ad whose media is
     /// still loading is held until the foreground) unless background
-    /// playback is enabled.
-    public func appDidEnterBackground() {
-        guard !services.resolver.settings.enableBackgroundPlayback else { return }
-        submit(.background)
-    }
+    /// playback is enabled. Either way the video counts as out of view
+    /// (``VideoDisplay/visibleFraction`` 0) until the foreground.
+    public func appDidEnterBackground() { submit(.background) }
 
     /// The app came back: an ad paused or held for the background plays on.
-    public func appWillEnterForeground() {
-        guard !services.resolver.settings.enableBackgroundPlayback else { return }
-        submit(.foreground)
-    }
+    public func appWillEnterForeground() { submit(.foreground) }
 
     /// The content finished: the post-roll (if any) becomes due.
     func contentDidComplete() { submit(.contentComplete) }

@@ -192,8 +192,13 @@ struct AdTracker: Sendable {
 
     /// The ad played to its end: any quartile and offset not yet reported
     /// (at the end every one has been passed, whatever duration is known),
-    /// then `complete`.
-    mutating func complete(duration: TimeInterval?, contentPlayhead: TimeInterval? = nil) -> Report {
+    /// then `complete`. `mediaDuration` is the length the display reported
+    /// for the media, when it did: the ViewableImpression verdict counts
+    /// the last on-screen fraction up to there, and never up to a VAST
+    /// `<Duration>` the file may fall short of.
+    mutating func complete(
+        duration: TimeInterval?, mediaDuration: TimeInterval? = nil, contentPlayhead: TimeInterval? = nil
+    ) -> Report {
         guard started, !finished else { return Report() }
         let end = max(duration ?? 0, lastMediaTime)
         var report = Report()
@@ -211,8 +216,18 @@ struct AdTracker: Sendable {
         }
         finished = true
         report.beacons += fire(.complete, at: end, contentPlayhead: contentPlayhead)
-        report.beacons += endViewability(at: end, duration: duration, contentPlayhead: contentPlayhead)
+        let viewedTo = max(lastMediaTime, mediaDuration ?? 0)
+        report.beacons += endViewability(at: viewedTo, duration: duration, contentPlayhead: contentPlayhead)
         return report
+    }
+
+    /// The ad stopped before its end without a skip or an error (the app
+    /// discarded the break): no event of its own, only the
+    /// ViewableImpression verdict it still owes.
+    mutating func abandon(at mediaTime: TimeInterval, contentPlayhead: TimeInterval? = nil) -> [Beacon] {
+        guard started, !finished else { return [] }
+        finished = true
+        return endViewability(at: max(lastMediaTime, mediaTime), duration: nil, contentPlayhead: contentPlayhead)
     }
 
     /// The ad was paused (fires only on change).
@@ -305,15 +320,25 @@ struct AdTracker: Sendable {
         }
     }
 
+    /// Every macro value of a beacon of this ad at `mediaTime` (nil: the
+    /// ad's playhead is not known, as for a companion clicked after its ad).
+    /// Companion beacons use them too: they are about the same placement.
+    func macroValues(at mediaTime: TimeInterval?, contentPlayhead: TimeInterval? = nil)
+        -> [VASTMacro: VASTMacroValue]
+    {
+        var values = constantValues
+        let playhead = mediaTime.map { VASTMacroValue.playhead(seconds: $0) } ?? .unknown
+        values[.adPlayhead] = playhead
+        values[.mediaPlayhead] = playhead
+        values[.contentPlayhead] = contentPlayhead.map { .playhead(seconds: $0) } ?? .unknown
+        return values
+    }
+
     private func beacon(
         _ template: VASTURLTemplate, event: String, at mediaTime: TimeInterval, contentPlayhead: TimeInterval? = nil,
         extra: [VASTMacro: VASTMacroValue] = [:]
     ) -> Beacon? {
-        var values = constantValues
-        let playhead = VASTMacroValue.playhead(seconds: mediaTime)
-        values[.adPlayhead] = playhead
-        values[.mediaPlayhead] = playhead
-        values[.contentPlayhead] = contentPlayhead.map { .playhead(seconds: $0) } ?? .unknown
+        var values = macroValues(at: mediaTime, contentPlayhead: contentPlayhead)
         values.merge(extra) { _, new in new }
         return Beacon(template: template, values: values, event: event, adID: ad.ad.id ?? "", macros: macros)
     }

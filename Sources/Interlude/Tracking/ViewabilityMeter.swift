@@ -2,7 +2,8 @@ import Foundation
 
 /// Decides an ad's `<ViewableImpression>` outcome (VAST 4.1+ §3.4.3) by the
 /// MRC rule for video: at least half of the video on screen for two
-/// continuous seconds of play (the whole ad, when it is shorter).
+/// continuous seconds of play. An ad shorter than two seconds is viewable
+/// when in view for its whole length: MRC does not say; that is our rule.
 ///
 /// It is fed the display's on-screen fraction with each media time
 /// (``VideoDisplay/visibleFraction``). The verdict is reached once: viewable
