@@ -54,6 +54,10 @@ public struct AdError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let vastLinearAssetMismatch = Code(403)
         /// 405: the media file could not be displayed.
         public static let vastProblemDisplayingMediaFile = Code(405)
+        /// 602: the ad's `<CompanionAds required="all|any">` cannot be met
+        /// by the app's companion slots, so the ad is not played (VAST 4.3
+        /// §3.14). IMA has no name for it and reports it under this VAST code.
+        public static let vastRequiredCompanionNotDisplayed = Code(602)
         /// 603: a companion could not be loaded.
         public static let companionAdLoadingFailed = Code(603)
         /// 900: an unexpected error.

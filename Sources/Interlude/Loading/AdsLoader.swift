@@ -126,7 +126,7 @@ public final class AdsLoader {
         // Wrappers of a plain VAST response are requested for a pre-roll, at the content's current time.
         let context = AdRequestContext(
             breakPosition: .preroll, contentPlayhead: request.contentPlayhead?.currentTime,
-            contentURL: request.contentURL)
+            contentURL: request.contentURL, companionSlots: CompanionSlotSize.sizes(of: request.adDisplayContainer))
         if let tag = request.adTagURL {
             resolution = await services.resolver.resolve(
                 tagURL: tag, timeout: request.vastLoadTimeout, request: context)

@@ -182,6 +182,9 @@ struct WrapperResolver: Sendable {
                     .vastUnexpectedLinearity,
                     "ad \(ad.id ?? "") has no linear creative: non-linear and companion-only ads are not played")
             }
+            if let slots = context.request.companionSlots, let unmet = inLine.unmetCompanionRequirement(slots: slots) {
+                return refuse(.vastRequiredCompanionNotDisplayed, "ad \(ad.id ?? "") \(unmet)")
+            }
             let blocked = BlockedAdCategories(chain: chain)
             if !blocked.isEmpty, inLine.categories.isEmpty {
                 // VAST 4.1 has error 204 for this; the ad still plays (logged),

@@ -217,7 +217,7 @@ extension AdsManager {
     func loadBreak(_ slot: AdBreakSchedule.Slot) async -> AdResolution {
         let context = AdRequestContext(
             contentPlayhead: contentTime, mimeTypes: rendering.mediaPreferences.mimeTypes,
-            contentURL: request?.contentURL)
+            contentURL: request?.contentURL, companionSlots: CompanionSlotSize.sizes(of: request?.adDisplayContainer))
         let services = self.services
         let loader = BreakLoader(resolver: services.resolver, firstHopTimeout: request?.vastLoadTimeout ?? 8)
         let resolution = await loader.load(slot, vmapURL: vmapURL, request: context)

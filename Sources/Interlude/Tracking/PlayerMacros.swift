@@ -37,6 +37,10 @@ struct AdRequestContext: Sendable, Hashable {
     var allowMultipleAds = true
     /// VMAP `AdSource@followRedirects`: wrappers are followed (absent: true).
     var followRedirects = true
+    /// The sizes of the app's companion slots, to refuse an ad whose
+    /// required companions cannot be shown; nil when no player will show
+    /// the ads (an inspection), and nothing is refused for it.
+    var companionSlots: [CompanionSlotSize]?
 
     /// Every value for a request made for the `adCount`-th ad of its break.
     func values(adCount: Int, settings: Settings) -> [VASTMacro: VASTMacroValue] {
