@@ -148,4 +148,29 @@ import Testing
         #expect(harness.recorder.events.filter { $0.type == .iconFallbackImageClosed }.count == 1)
         withExtendedLifetime(manager) {}
     }
+
+    @Test func anIconWithAClickThroughAndFallbackImagesStillAnnouncesTheClose() async throws {
+        // A TV app cannot open links: it shows the fallback image of an icon that also has a click-through.
+        let inline = Self.inline.replacingOccurrences(
+            of: "<IconClickTracking>http://127.0.0.1:9/icon-click</IconClickTracking>",
+            with: """
+                <IconClickTracking>http://127.0.0.1:9/icon-click</IconClickTracking><IconClickFallbackImages>
+                <IconClickFallbackImage width="300" height="250"><StaticResource creativeType="image/png">http://127.0.0.1:9/why.png</StaticResource>
+                </IconClickFallbackImage></IconClickFallbackImages>
+                """)
+        let harness = ManagerHarness(routes: [
+            "\(testBase)/wrapper": .body(Self.wrapper), "\(testBase)/inline": .body(inline),
+        ])
+        harness.display.durationForURL = { _ in 6 }
+        let manager = try await harness.load("\(testBase)/wrapper")
+        await harness.clock.simulate(for: 2)
+        let adChoices = try #require(harness.recorder.uiStates.last?.icons.first { $0.program == "AdChoices" })
+        #expect(!adChoices.fallbackImages.isEmpty)
+        manager.iconClicked(adChoices)
+        manager.resume()
+        await harness.clock.simulate(for: 6)
+        manager.iconFallbackImageClosed()
+        #expect(harness.recorder.events.filter { $0.type == .iconFallbackImageClosed }.count == 1)
+        withExtendedLifetime(manager) {}
+    }
 }

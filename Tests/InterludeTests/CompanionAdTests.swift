@@ -38,7 +38,9 @@ import Testing
     static let twoCompanionInline = """
         <VAST version="4.2"><Ad id="in"><InLine><AdSystem>s</AdSystem><AdTitle>t</AdTitle><Impression>http://127.0.0.1:9/imp</Impression>
         <Category authority="https://iabtechlab.com">IAB1</Category>
-        <Creatives><Creative><UniversalAdId idRegistry="ad-id.org">CNPA0484000H</UniversalAdId><Linear><Duration>00:00:04</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360">http://127.0.0.1:9/m.mp4</MediaFile></MediaFiles></Linear></Creative>
+        <Creatives><Creative><UniversalAdId idRegistry="ad-id.org">CNPA0484000H</UniversalAdId><Linear><Duration>00:00:04</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360">http://127.0.0.1:9/m.mp4</MediaFile></MediaFiles>
+        <Icons><Icon program="AdChoices" width="20" height="20"><StaticResource creativeType="image/png">http://127.0.0.1:9/i.png</StaticResource>
+        <IconViewTracking>http://127.0.0.1:9/icon-view</IconViewTracking></Icon></Icons></Linear></Creative>
         <Creative><CompanionAds><Companion width="300" height="250">
         <StaticResource creativeType="image/png">http://127.0.0.1:9/rect.png</StaticResource>
         <TrackingEvents><Tracking event="creativeView">http://127.0.0.1:9/rect-view?pos=[BREAKPOSITION]&amp;seq=[PODSEQUENCE]&amp;asset=[ASSETURI]&amp;uid=[UNIVERSALADID]&amp;cat=[ADCATEGORIES]&amp;ph=[ADPLAYHEAD]</Tracking></TrackingEvents>
@@ -233,5 +235,21 @@ import Testing
         #expect(!secondFilled)
         #expect(second.companion == nil)
         #expect(requests(harness, "sky-view") == 0)
+        // The icon the UI would have shown with the ad's first frame was never shown: no view.
+        #expect(requests(harness, "icon-view") == 0)
+    }
+
+    @Test func aWrappersOwnCompanionDoesNotCountTheSizelessView() async throws {
+        let harness = harness()
+        // Only the wrapper's own 728×90 banner has a slot; the inline 300×250 is not shown.
+        let leaderboard = CompanionAdSlot(width: 728, height: 90)
+        let manager = try await load(harness, slots: [leaderboard])
+        await harness.clock.simulate(for: 6)
+        await harness.loader.beaconQueue.waitUntilIdle()
+        #expect(leaderboard.companion?.resourceValue == "http://127.0.0.1:9/leader.jpg")
+        #expect(requests(harness, "leader-view") == 1)
+        // The 0×0 wrapper companion tracks the inline ad's companions, none of which showed.
+        #expect(requests(harness, "w-view") == 0)
+        withExtendedLifetime(manager) {}
     }
 }

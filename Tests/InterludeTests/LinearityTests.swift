@@ -75,4 +75,42 @@ import Testing
         #expect(told.contains("http://127.0.0.1:9/err/w2?c=[ERRORCODE]"))
         #expect(!told.contains("http://127.0.0.1:9/err/w?c=[ERRORCODE]"), "\(result.errorPings)")
     }
+
+    @Test func anErrorURLTheRefusedAdSharesWithItsWrapperIsStillTold() async throws {
+        // One ad server writes the same Error URL in the wrapper and in the ad it refuses.
+        let overlay = Self.overlayOnly.replacingOccurrences(of: "err/overlay", with: "err/w")
+        let http = InMemoryHTTPClient(routes: [
+            "\(testBase)/tag": .body(wrapperVAST(id: "w", target: "\(testBase)/buffet")),
+            "\(testBase)/buffet": .body(#"<VAST version="4.2">\#(overlay)\#(ads(of: inlineVAST(id: "video")))</VAST>"#),
+        ])
+        let result = await makeResolver(http).resolve(tagURL: URL(string: "\(testBase)/tag")!, timeout: 8)
+        #expect(result.ads.map(\.ad.id) == ["video"])
+        #expect(
+            result.errorPings == [ErrorPing(url: "http://127.0.0.1:9/err/w?c=[ERRORCODE]", code: .unexpectedLinearity)])
+    }
+
+    @Test func whatTheWinningCandidateOwesIsKeptWhenAnEarlierOneFailed() async throws {
+        // Under w: a dead wrapper x, then w2 whose pod refuses its first ad and plays its second.
+        let pod =
+            Self.overlayOnly.replacingOccurrences(of: #"<Ad id="overlay">"#, with: #"<Ad id="overlay" sequence="1">"#)
+            + ads(of: inlineVAST(id: "video", sequence: 2))
+        let buffet =
+            ads(of: wrapperVAST(id: "x", target: "\(testBase)/empty"))
+            + ads(of: wrapperVAST(id: "w2", target: "\(testBase)/pod", attributes: #"allowMultipleAds="true""#))
+        let http = InMemoryHTTPClient(routes: [
+            "\(testBase)/tag": .body(wrapperVAST(id: "w", target: "\(testBase)/buffet")),
+            "\(testBase)/buffet": .body(#"<VAST version="4.2">\#(buffet)</VAST>"#),
+            "\(testBase)/empty": .body(#"<VAST version="4.2"/>"#),
+            "\(testBase)/pod": .body(#"<VAST version="4.2">\#(pod)</VAST>"#),
+        ])
+        let result = await makeResolver(http).resolve(tagURL: URL(string: "\(testBase)/tag")!, timeout: 8)
+        #expect(result.ads.map(\.ad.id) == ["video"])
+        let told = Set(result.errorPings)
+        // x failed: it is told; w, which delivered through w2, is not told of x.
+        #expect(told.contains(ErrorPing(url: "http://127.0.0.1:9/err/x?c=[ERRORCODE]", code: .noAdsAfterWrapper)))
+        #expect(!told.contains(ErrorPing(url: "http://127.0.0.1:9/err/w?c=[ERRORCODE]", code: .noAdsAfterWrapper)))
+        // The pod's refused ad is told to its chain, as it is with no x before it.
+        #expect(told.contains(ErrorPing(url: "http://127.0.0.1:9/err/w?c=[ERRORCODE]", code: .unexpectedLinearity)))
+        #expect(told.contains(ErrorPing(url: "http://127.0.0.1:9/err/w2?c=[ERRORCODE]", code: .unexpectedLinearity)))
+    }
 }

@@ -52,6 +52,8 @@ public struct CompanionAd: Sendable, Hashable {
     var adServingID: String?
     /// The ad's `adType` (`[ADTYPE]`): video unless the ad says audio or hybrid.
     var adType = "video"
+    /// The inline ad's own (not one a wrapper brings with a resource of its own).
+    var isInline = false
 
     public init(
         resourceValue: String, apiFramework: String?, width: Int, height: Int,
@@ -208,9 +210,10 @@ public struct Ad: Sendable, Hashable {
         wrapperCreativeIDs = resolved.wrappers.map { hop in hop.wrapper.creatives.first?.id ?? "" }
         wrapperSystems = resolved.wrappers.map { $0.wrapper.adSystem?.name ?? "" }
         let companions = resolved.mergedCompanions
-        companionAds = companions.companions.compactMap { companion in
+        companionAds = companions.companions.enumerated().compactMap { index, companion in
             var shown = CompanionAd(companion, adID: resolved.ad.id ?? "", adServingID: inLine.adServingID)
             shown?.adType = resolved.ad.adType?.rawValue ?? "video"
+            shown?.isInline = index < companions.inlineCount
             return shown
         }
         sharedCompanionViewTracking = companionAds.isEmpty ? [] : companions.sharedViewTracking

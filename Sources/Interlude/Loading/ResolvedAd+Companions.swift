@@ -4,6 +4,8 @@ import InterludeVAST
 /// The companions of an ad with the tracking of its whole chain.
 struct MergedCompanions {
     var companions: [Companion]
+    /// How many of ``companions`` are the inline ad's (they come first).
+    var inlineCount: Int
     /// `creativeView` URLs of the wrappers' size-less tracking-only
     /// companions: they track the ad's companions as one, so they are owed
     /// once when any of them shows, not once per companion shown.
@@ -47,7 +49,7 @@ extension ResolvedAd {
             }
         }
         merged += wrapperCompanions.joined().filter { !$0.resources.isEmpty }
-        return MergedCompanions(companions: merged, sharedViewTracking: shared)
+        return MergedCompanions(companions: merged, inlineCount: inlineCount, sharedViewTracking: shared)
     }
 }
 

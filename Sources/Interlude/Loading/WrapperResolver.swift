@@ -126,11 +126,12 @@ struct WrapperResolver: Sendable {
                     lastError = error
                     guard ad.wrapper?.fallbackOnNoAd != false else { continue }
                     while let candidate = buffet.popFirst() {
+                        let winner = context.errorPings.count
                         let fallback = await resolveAd(
                             candidate, documentURL: documentURL, chain: chain, visited: visited, adCount: position,
                             context)
                         if case .success(let ads) = fallback {
-                            context.withdrawChainPings(since: mark, chain: chain)
+                            context.withdrawAncestorPings(from: mark, before: winner, depth: chain.count)
                             resolved += ads
                             break
                         }
@@ -143,11 +144,12 @@ struct WrapperResolver: Sendable {
         let candidates = buffet.isEmpty ? Array(document.pod.prefix(1)) : Array(buffet)
         let mark = context.errorPings.count
         for candidate in candidates {
+            let winner = context.errorPings.count
             switch await resolveAd(
                 candidate, documentURL: documentURL, chain: chain, visited: visited, adCount: 1, context)
             {
             case .success(let ads):
-                context.withdrawChainPings(since: mark, chain: chain)
+                context.withdrawAncestorPings(from: mark, before: winner, depth: chain.count)
                 return .success(ads)
             case .failure(let error): lastError = error
             }
@@ -320,33 +322,52 @@ struct WrapperResolver: Sendable {
 /// task at a time (the resolution's own), never shared.
 final class ResolutionContext {
     let request: AdRequestContext
-    var errorPings: [ErrorPing] = []
+    private(set) var errorPings: [ErrorPing] = []
     var hops: [LoadHop] = []
 
     init(request: AdRequestContext) { self.request = request }
 
     /// Owes each Error URL one ping per code per resolution: a wrapper met
-    /// twice on a looping chain is told once.
+    /// twice on a looping chain is told once. These are the failing ad's
+    /// or wrapper's own: never withdrawn.
     func ping(_ urls: [VASTURLTemplate], code: VASTErrorCode) {
-        for url in urls {
-            let ping = ErrorPing(url: url, code: code)
-            if !errorPings.contains(ping) { errorPings.append(ping) }
+        for url in urls { owe(ErrorPing(url: url, code: code), toAncestorAt: nil) }
+    }
+
+    /// Every wrapper of `chain` hears `code`, each as the ancestor at its depth.
+    func pingChain(_ chain: [WrapperHop], code: VASTErrorCode) {
+        for (depth, hop) in chain.enumerated() {
+            for url in hop.wrapper.errors { owe(ErrorPing(url: url, code: code), toAncestorAt: depth) }
         }
     }
 
-    func pingChain(_ chain: [WrapperHop], code: VASTErrorCode) {
-        for hop in chain { ping(hop.wrapper.errors, code: code) }
+    /// For each of ``errorPings``: the chain depth of the wrapper it is owed
+    /// to as an ancestor of what failed, nil when owed to what failed itself.
+    private var ancestorDepths: [Int?] = []
+
+    private func owe(_ ping: ErrorPing, toAncestorAt depth: Int?) {
+        guard let index = errorPings.firstIndex(of: ping) else {
+            errorPings.append(ping)
+            ancestorDepths.append(depth)
+            return
+        }
+        // One URL owed twice (an ad server writes the same Error URL at two
+        // hops): it stays owed to the one nearest the failure.
+        if let known = ancestorDepths[index] { ancestorDepths[index] = depth.map { max($0, known) } }
     }
 
-    /// A candidate failed, then a later one under the same wrappers was
-    /// found: those wrappers delivered an ad after all, so the pings their
-    /// Error URLs were owed since `mark` are withdrawn. The failed
-    /// candidates' own (the refused ad's, a dead nested wrapper's) stay.
-    func withdrawChainPings(since mark: Int, chain: [WrapperHop]) {
-        guard mark < errorPings.count, !chain.isEmpty else { return }
-        let delivered = Set(chain.flatMap(\.wrapper.errors))
-        let kept = errorPings[mark...].filter { !delivered.contains($0.url) }
-        errorPings.replaceSubrange(mark..., with: kept)
+    /// Candidates of a document under the `depth` wrappers above it failed
+    /// from `mark` on, then the one resolved from `winner` on delivered: the
+    /// pings those wrappers were owed as ancestors of the failed ones are
+    /// withdrawn (they delivered an ad after all). What the failed
+    /// candidates were owed themselves stays, and so does all the winner's.
+    func withdrawAncestorPings(from mark: Int, before winner: Int, depth: Int) {
+        guard depth > 0, mark < winner else { return }
+        let withdrawn = (mark..<winner).filter { ancestorDepths[$0].map { $0 < depth } ?? false }
+        for index in withdrawn.reversed() {
+            errorPings.remove(at: index)
+            ancestorDepths.remove(at: index)
+        }
     }
 
     func result(_ outcome: Result<[ResolvedAd], AdError>) -> AdResolution {

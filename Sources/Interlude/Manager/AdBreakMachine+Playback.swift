@@ -199,9 +199,9 @@ extension AdBreakMachine {
         {
             effects.insert(.openClickThrough(url), at: 0)
             if !paused { effects += pauseAd(index) }
-        } else if !icon.fallbackImages.isEmpty {
-            iconFallbackAd = ads[index]
         }
+        // An app with no way to open links (a TV) shows the fallback image even when there is a click-through.
+        if !icon.fallbackImages.isEmpty { iconFallbackAd = ads[index] }
         return effects
     }
 

@@ -42,13 +42,14 @@ extension AdsManager {
         guard !closing, let slots = request?.adDisplayContainer?.companionSlots, !slots.isEmpty else { return }
         let macros = services.resolver.macros
         let values = adMacroValues(at: 0)
-        let placement = CompanionPlacement(ad: ad, values: adMacroValues(at: nil))
+        let placement = CompanionPlacement(ad: ad, breakSerial: breakSerial, values: adMacroValues(at: nil))
         var sharedOwed = true
         for slot in slots {
             guard !closing else { return }
             guard let companion = ad.companionAds.first(where: { $0.width == slot.width && $0.height == slot.height })
             else { continue }
-            if sharedOwed {
+            // The wrappers' size-less tracking is about the inline ad's companions only.
+            if sharedOwed, companion.isInline {
                 sharedOwed = false
                 let shared = ad.sharedCompanionViewTracking
                 send(companion.beacons(shared, event: "companionCreativeView", values: values, macros: macros))
@@ -65,7 +66,9 @@ extension AdsManager {
     func companionClicked(_ companion: CompanionAd, placement: CompanionPlacement) {
         let macros = services.resolver.macros
         var values: [VASTMacro: VASTMacroValue]
-        if let playing = machine?.currentAd, placement.isPlacement(of: playing), machine?.tracker?.hasStarted == true {
+        if let playing = machine?.currentAd, placement.isPlacement(of: playing, breakSerial: breakSerial),
+            machine?.tracker?.hasStarted == true
+        {
             values = adMacroValues(at: machine?.mediaTime)
         } else {
             values = placement.values

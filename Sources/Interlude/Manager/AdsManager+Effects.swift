@@ -104,8 +104,9 @@ extension AdsManager {
         guard var current = machine else {
             return emitLog("\(input) ignored: no ad is playing")
         }
-        // In the background nothing of the video is on screen, whatever the display last measured.
-        current.visibleFraction = appInBackground ? 0 : displayIfOpen?.visibleFraction
+        // In the background the display's last measure is stale, and whether the video is on
+        // screen (picture in picture, AirPlay) cannot be told: unknown, which breaks a run in view.
+        current.visibleFraction = appInBackground ? nil : displayIfOpen?.visibleFraction
         let effects = current.handle(input, contentPlayhead: contentTime)
         machine = current
         perform(effects)
@@ -117,8 +118,13 @@ extension AdsManager {
     private var displayIfOpen: (any VideoDisplay)? { closing ? nil : display }
 
     private func perform(_ effects: [AdBreakMachine.Effect]) {
+        let closedBefore = closing
         for effect in effects {
             guard !destroyed else { return }
+            // The app destroyed the manager from a call of this batch (`onFilled`, a delegate
+            // method): what the batch owes after that (an icon's view, never shown) is not sent.
+            // What it owed before, and inputs the app queued before destroying, still go.
+            if case .send = effect, closing, !closedBefore { continue }
             switch effect {
             case .requestContentPause: delegateIfOpen?.adsManagerDidRequestContentPause(self)
             case .requestContentResume: delegateIfOpen?.adsManagerDidRequestContentResume(self)

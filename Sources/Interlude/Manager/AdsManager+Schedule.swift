@@ -182,7 +182,8 @@ extension AdsManager {
                 BreakTracking.beacons(
                     .breakEnd, for: slot, contentPlayhead: contentTime, macros: services.resolver.macros))
         }
-        iconFallbackAd = machine?.iconFallbackAd
+        // An image of an earlier break may still be open; a tap in this one replaces it.
+        iconFallbackAd = machine?.iconFallbackAd ?? iconFallbackAd
         machine = nil
         currentSlot = nil
         uiState = .hidden

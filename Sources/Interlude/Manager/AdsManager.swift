@@ -83,7 +83,7 @@ public final class AdsManager {
     /// The app is in the background and ads pause there (no background playback).
     var inBackground = false
     /// The app is in the background, whether or not ads play on there: the
-    /// video is not on screen, whatever the display last said.
+    /// display's last on-screen measure no longer holds.
     var appInBackground = false
     var allAdsCompletedSent = false
     /// The ad of an icon fallback image still open when its break ended.
@@ -171,8 +171,9 @@ public final class AdsManager {
 
     /// The app went to the background: the ad pauses (an ad whose media is
     /// still loading is held until the foreground) unless background
-    /// playback is enabled. Either way the video counts as out of view
-    /// (``VideoDisplay/visibleFraction`` 0) until the foreground.
+    /// playback is enabled. Either way, until the foreground, how much of
+    /// the video is on screen counts as unknown (picture in picture may
+    /// show it): a run in view for `<ViewableImpression>` stops.
     public func appDidEnterBackground() { submit(.background) }
 
     /// The app came back: an ad paused or held for the background plays on.

@@ -5,23 +5,23 @@ import InterludeVAST
 /// values (`[BREAKPOSITION]`, `[PODSEQUENCE]`, `[ASSETURI]`, …), kept for
 /// its clicks, which may come after the ad ended.
 struct CompanionPlacement: Sendable {
-    /// The ad's position (pod index and position in the pod), to tell
-    /// whether it is still the one playing.
+    /// The ad and its place (the break, by the manager's serial, and the
+    /// position in it), to tell whether it is still the one playing.
     var adID: String
-    var podIndex: Int
+    var breakSerial: Int
     var adPosition: Int
     /// The ad's macro values with its playhead unknown.
     var values: [VASTMacro: VASTMacroValue]
 
-    init(ad: Ad, values: [VASTMacro: VASTMacroValue]) {
+    init(ad: Ad, breakSerial: Int, values: [VASTMacro: VASTMacroValue]) {
         adID = ad.adID
-        podIndex = ad.adPodInfo.podIndex
+        self.breakSerial = breakSerial
         adPosition = ad.adPodInfo.adPosition
         self.values = values
     }
 
-    func isPlacement(of ad: Ad) -> Bool {
-        ad.adID == adID && ad.adPodInfo.podIndex == podIndex && ad.adPodInfo.adPosition == adPosition
+    func isPlacement(of ad: Ad, breakSerial: Int) -> Bool {
+        breakSerial == self.breakSerial && ad.adPodInfo.adPosition == adPosition && ad.adID == adID
     }
 }
 
