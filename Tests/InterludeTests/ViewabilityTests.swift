@@ -81,24 +81,25 @@ import Testing
     /// Plays the wrapped ad to its end with the display saying `fraction`;
     /// returns how often each ViewableImpression URL was requested.
     private func play(visibleFraction fraction: Double?) async throws -> [String: Int] {
-        let harness = ManagerHarness(routes: [
-            "\(testBase)/wrapper": .body(Self.wrapper), "\(testBase)/inline": .body(Self.inline),
-        ])
-        harness.display.durationForURL = { _ in 6 }
-        harness.display.visibleFraction = fraction
+        let harness = harness(visibleFraction: fraction)
         let manager = try await harness.load("\(testBase)/wrapper")
         await harness.clock.simulate(for: 8)
         await harness.loader.beaconQueue.waitUntilIdle()
         #expect(harness.recorder.events.contains { $0.type == .complete })
-        var counts: [String: Int] = [:]
-        for url in harness.http.requestedURLs {
-            for name in ["w-viewable", "w-notviewable", "w-undetermined", "viewable", "notviewable", "undetermined"]
-            where url.hasPrefix("http://127.0.0.1:9/\(name)") && !url.hasPrefix("http://127.0.0.1:9/\(name)-") {
-                counts[name, default: 0] += 1
-            }
-        }
         withExtendedLifetime(manager) {}
-        return counts
+        return counts(harness)
+    }
+
+    /// The wrapped 6 s ad, with the display saying `fraction`.
+    private func harness(visibleFraction fraction: Double?, configure: (inout Settings) -> Void = { _ in })
+        -> ManagerHarness
+    {
+        let harness = ManagerHarness(
+            routes: ["\(testBase)/wrapper": .body(Self.wrapper), "\(testBase)/inline": .body(Self.inline)],
+            configure: configure)
+        harness.display.durationForURL = { _ in 6 }
+        harness.display.visibleFraction = fraction
+        return harness
     }
 
     @Test func aVideoInViewFiresViewableOfTheWholeChainOnce() async throws {
@@ -125,11 +126,7 @@ import Testing
     }
 
     @Test func aBreakDiscardedMidAdStillOwesItsVerdict() async throws {
-        let harness = ManagerHarness(routes: [
-            "\(testBase)/wrapper": .body(Self.wrapper), "\(testBase)/inline": .body(Self.inline),
-        ])
-        harness.display.durationForURL = { _ in 6 }
-        harness.display.visibleFraction = 1
+        let harness = harness(visibleFraction: 1)
         let manager = try await harness.load("\(testBase)/wrapper")
         await harness.clock.simulate(for: 1)
         manager.discardAdBreak()
@@ -141,12 +138,8 @@ import Testing
     }
 
     @Test func anAdPlayingInTheBackgroundIsNotInView() async throws {
-        let harness = ManagerHarness(
-            routes: ["\(testBase)/wrapper": .body(Self.wrapper), "\(testBase)/inline": .body(Self.inline)],
-            configure: { $0.enableBackgroundPlayback = true })
-        harness.display.durationForURL = { _ in 6 }
         // The display's last word was "fully in view"; then the app went to the background.
-        harness.display.visibleFraction = 1
+        let harness = harness(visibleFraction: 1) { $0.enableBackgroundPlayback = true }
         let manager = try await harness.load("\(testBase)/wrapper")
         await harness.clock.simulate(for: 0.5)
         manager.appDidEnterBackground()
